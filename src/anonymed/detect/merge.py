@@ -1,0 +1,53 @@
+"""Resolve overlapping spans from several detectors into one non-overlapping, recall-first set."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from anonymed.document import Span
+from anonymed.labels import Label
+
+#: When two overlapping spans tie on score, the more specific (more identifying) label wins.
+LABEL_PRIORITY: dict[Label, int] = {
+    Label.ID: 9,
+    Label.CONTACT: 8,
+    Label.NAME: 7,
+    Label.DATE: 6,
+    Label.AGE: 5,
+    Label.LOCATION: 4,
+    Label.ORGANIZATION: 3,
+    Label.PROFESSION: 2,
+    Label.OTHER: 1,
+}
+
+
+def _rank(span: Span) -> tuple[float, int, int]:
+    return (span.score, LABEL_PRIORITY[span.label], span.end - span.start)
+
+
+def _union(text: str, cluster: Sequence[Span]) -> Span:
+    best = max(cluster, key=_rank)
+    start = min(s.start for s in cluster)
+    end = max(s.end for s in cluster)
+    sources = "+".join(sorted({s.source for s in cluster}))
+    return Span(start, end, best.label, text[start:end], sources, best.score, best.subtype)
+
+
+def merge_spans(text: str, spans: Iterable[Span]) -> list[Span]:
+    """Merge overlapping spans into their union (recall first), labelled by the best-ranked member.
+
+    The result is sorted and non-overlapping; spans that only touch are kept apart.
+    """
+    ordered = sorted(spans, key=lambda s: (s.start, s.end))
+    merged: list[Span] = []
+    cluster: list[Span] = []
+    cluster_end = -1
+    for span in ordered:
+        if cluster and span.start >= cluster_end:
+            merged.append(_union(text, cluster))
+            cluster = []
+        cluster.append(span)
+        cluster_end = max(cluster_end, span.end) if len(cluster) > 1 else span.end
+    if cluster:
+        merged.append(_union(text, cluster))
+    return merged

@@ -1,0 +1,31 @@
+"""Detectors registered by name in one explicit mapping; classes are imported only when used."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from anonymed.detect.base import Detector
+from anonymed._lazy import resolve
+
+#: name -> "module:Class"; imported lazily so heavy detectors cost nothing until asked for.
+DETECTORS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "patterns": "anonymed.detect.patterns:PatternDetector",
+        "lexicons": "anonymed.detect.lexicons:LexiconDetector",
+    }
+)
+
+#: the detectors a run uses when the configuration names none
+DEFAULT_DETECTORS: Final[tuple[str, ...]] = ("patterns", "lexicons")
+
+
+def detector_class(name: str) -> type[Detector]:
+    """The detector class registered under ``name``."""
+    return resolve(DETECTORS, name, Detector, "detector")
+
+
+def build_detector(name: str, **params: Any) -> Detector:
+    """Instantiate the detector registered under ``name`` with keyword parameters."""
+    return detector_class(name)(**params)

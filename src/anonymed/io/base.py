@@ -1,0 +1,82 @@
+"""Streaming reader and writer interfaces: records come in one at a time and go out in input order."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from anonymed.document import Document
+
+
+@dataclass(frozen=True)
+class ReadFailure:
+    """An input record that could not be read: its position, id (if known) and the reason, never its text."""
+
+    index: int
+    record_id: str
+    reason: str
+
+
+Record = Document | ReadFailure
+
+
+class Reader(ABC):
+    """Iterates over the records of one input (file or folder) without loading it whole.
+
+    Yields a ``Document`` per good record and a ``ReadFailure`` per bad one, in input order, so that
+    callers can count and report failures and writers can keep N records in = N records out.
+    The original record's other fields travel in ``Document.metadata["record"]``.
+    """
+
+    format: str
+
+    def __init__(self, path: Path, *, lang: str = "en") -> None:
+        self.path = path
+        self.lang = lang
+
+    @abstractmethod
+    def __iter__(self) -> Iterator[Record]:
+        """The records, in input order."""
+
+
+class Writer(ABC):
+    """Writes processed documents in input order; atomic: output appears complete or not at all.
+
+    Use as a context manager: everything goes to a temporary path next to the target and is renamed
+    into place on a clean exit; on an exception the temporary output is removed.
+    """
+
+    format: str
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @abstractmethod
+    def write(self, doc: Document) -> None:
+        """Write one processed document (its ``result`` text replaces the input text)."""
+
+    @abstractmethod
+    def write_failure(self, failure: ReadFailure) -> None:
+        """Write a placeholder for a failed record (id and reason, never text) so that no record is lost."""
+
+    @abstractmethod
+    def commit(self) -> None:
+        """Rename the temporary output into place."""
+
+    @abstractmethod
+    def abort(self) -> None:
+        """Remove the temporary output."""
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.abort()

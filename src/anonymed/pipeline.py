@@ -1,0 +1,70 @@
+"""The composition of stages: the only place that knows their order (detect, then substitute)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import cached_property
+
+from anonymed.config import PipelineConfig
+from anonymed.detect.base import Detector
+from anonymed.detect.merge import merge_spans
+from anonymed.detect.registry import build_detector
+from anonymed.document import Document
+from anonymed.labels import Label
+from anonymed.randomness import RandomSource, check_random_state
+from anonymed.substitute.registry import build_operator
+from anonymed.substitute.stage import Substituter
+
+
+class Pipeline:
+    """A named, ordered group of stages; heavy resources are built once and shared by reference."""
+
+    name = "deid"
+
+    def __init__(self, config: PipelineConfig | None = None) -> None:
+        self.config = config if config is not None else PipelineConfig()
+
+    @cached_property
+    def detectors_(self) -> list[Detector]:
+        """The configured detectors that support the configured language."""
+        built = [build_detector(name) for name in self.config.detectors]
+        return [d for d in built if d.supports(self.config.lang)]
+
+    @cached_property
+    def substituter_(self) -> Substituter:
+        """The substitution stage with one operator instance per operator name."""
+        instances = {
+            name: build_operator(name, self.config.operator_params.get(name))
+            for name in set(self.config.operators.values())
+        }
+        operators = {Label(label): instances[name] for label, name in self.config.operators.items()}
+        return Substituter(operators, patient_key=self.config.patient_key, epsilon=self.config.epsilon)
+
+    @cached_property
+    def rng_(self) -> RandomSource:
+        """The run's random source: secure unless the configuration carries a seed."""
+        return check_random_state(self.config.seed)
+
+    def detect(self, doc: Document) -> Document:
+        """Run every detector, merge overlaps, attach the spans."""
+        lang_doc = doc if "lang" in doc.metadata else doc.evolve(metadata={**doc.metadata, "lang": self.config.lang})
+        found = [span for detector in self.detectors_ for span in detector.detect(lang_doc)]
+        return lang_doc.with_spans(merge_spans(doc.text, found))
+
+    def substitute(self, doc: Document) -> Document:
+        """Replace the document's spans with surrogates from a per-document random stream."""
+        return self.substituter_(doc, self.rng_.spawn(f"doc:{doc.id}"))
+
+    def run(self, doc: Document, *, disable: Iterable[str] = ()) -> Document:
+        """Run the configured stages in order, skipping those named in ``disable``."""
+        skip = set(disable)
+        for stage in self.config.stages:
+            if stage not in skip:
+                doc = getattr(self, stage)(doc)
+        return doc
+
+    def run_many(self, docs: Iterable[Document], *, disable: Iterable[str] = ()) -> Iterator[Document]:
+        """Run the pipeline over a stream of documents, lazily."""
+        skip = tuple(disable)
+        for doc in docs:
+            yield self.run(doc, disable=skip)

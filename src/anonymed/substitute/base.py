@@ -1,0 +1,60 @@
+"""The operator interface (validate, then operate) and the per-document context operators draw on."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from anonymed.document import Document, Span
+from anonymed.randomness import RandomSource
+from anonymed.substitute.context import ValueStreams
+from anonymed.substitute.privacy import PrivacyLedger
+
+
+@dataclass(frozen=True)
+class OperatorParams:
+    """Base class of the typed, frozen parameter records of operators (no parameters)."""
+
+
+@dataclass
+class Context:
+    """What one document's substitution shares across its spans: randomness, language, budget, state."""
+
+    document: Document
+    rng: RandomSource
+    streams: ValueStreams
+    lang: str = "en"
+    ledger: PrivacyLedger | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+
+    def value_rng(self, span: Span) -> RandomSource:
+        """The random stream of this span's value: equal values draw equal surrogates."""
+        return self.streams.for_span(span)
+
+
+class Operator(ABC):
+    """Turns one detected span into its surrogate text; one subclass per file, registered by name."""
+
+    name: ClassVar[str]
+    params_type: ClassVar[type[OperatorParams]] = OperatorParams
+
+    def __init__(self, params: OperatorParams | None = None) -> None:
+        self.params = params if params is not None else self.params_type()
+
+    def validate(self) -> None:
+        """Check the parameters; raise ``ConfigError`` naming the bad value."""
+        if not isinstance(self.params, self.params_type):
+            from anonymed.errors import ConfigError
+
+            raise ConfigError(
+                f"operator {self.name!r} expects {self.params_type.__name__}, got {type(self.params).__name__}"
+            )
+
+    def prepare(self, spans: Sequence[Span], context: Context) -> None:
+        """Called once per document with every span this operator will receive (joint mechanisms use it)."""
+
+    @abstractmethod
+    def operate(self, span: Span, context: Context) -> str:
+        """The surrogate text for ``span``."""

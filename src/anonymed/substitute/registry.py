@@ -1,0 +1,42 @@
+"""Operators registered by name in one explicit mapping; classes are imported only when used."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from anonymed._lazy import resolve
+from anonymed.errors import ConfigError
+from anonymed.labels import Label
+from anonymed.substitute.base import Operator
+
+#: name -> "module:Class"
+OPERATORS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "tag": "anonymed.substitute.tag:TagOperator",
+        "redact": "anonymed.substitute.redact:RedactOperator",
+        "keep": "anonymed.substitute.keep:KeepOperator",
+        "fake": "anonymed.substitute.fake:FakeOperator",
+    }
+)
+
+#: the operator each label gets when the configuration does not choose one
+DEFAULT_OPERATORS: Final[Mapping[Label, str]] = MappingProxyType({label: "fake" for label in Label})
+
+
+def operator_class(name: str) -> type[Operator]:
+    """The operator class registered under ``name``."""
+    return resolve(OPERATORS, name, Operator, "operator")
+
+
+def build_operator(name: str, params: Mapping[str, Any] | None = None) -> Operator:
+    """Instantiate and validate the operator ``name`` with parameters from configuration."""
+    cls = operator_class(name)
+    try:
+        typed = cls.params_type(**dict(params or {}))
+    except TypeError as exc:
+        raise ConfigError(f"bad parameters for operator {name!r}: {exc}") from None
+    operator = cls(typed)
+    operator.validate()
+    return operator
