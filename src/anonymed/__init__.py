@@ -1,4 +1,4 @@
-"""anonymed: de-identification of clinical notes that is private, useful, fast and honest about its guarantees."""
+"""anonymed: de-identification of clinical notes, private, useful, fast and honest about its guarantees."""
 
 from __future__ import annotations
 

@@ -41,7 +41,9 @@ class PipelineConfig:
         ops = {Label(str(k).upper()): v for k, v in {**DEFAULT_OPERATORS, **self.operators}.items()}
         for label, name in ops.items():
             if name not in OPERATORS:
-                raise ConfigError(f"unknown operator {name!r} for label {label.value}; known: {sorted(OPERATORS)}")
+                raise ConfigError(
+                    f"unknown operator {name!r} for label {label.value}; known: {sorted(OPERATORS)}"
+                )
         object.__setattr__(self, "operators", MappingProxyType(ops))
         object.__setattr__(self, "operator_params", MappingProxyType(dict(self.operator_params)))
         for stage in self.stages:
@@ -56,7 +58,7 @@ class PipelineConfig:
 
     @classmethod
     def from_toml(cls, path: Path, **overrides: Any) -> PipelineConfig:
-        """Read ``[pipeline]``, ``[operators]`` and ``[operator_params.NAME]`` tables, then apply overrides."""
+        """Read the ``[pipeline]``, ``[operators]`` and ``[operator_params.NAME]`` tables, then overrides."""
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:

@@ -60,7 +60,11 @@ class Span:
         """Build a span over ``text[start:end]``, checking that the offsets fall inside ``text``."""
         if not 0 <= start < end <= len(text):
             raise SpanError(f"offsets {start}-{end} outside a text of length {len(text)}")
-        return cls(start, end, Label(str(label)), text[start:end], source, score, subtype)
+        try:
+            typed = Label(str(label))
+        except ValueError:
+            raise SpanError(f"unknown label {label!r} at offsets {start}-{end}") from None
+        return cls(start, end, typed, text[start:end], source, score, subtype)
 
     @property
     def full_label(self) -> str:
@@ -73,7 +77,12 @@ class Span:
 
     def to_json(self) -> dict[str, Any]:
         """The span as the public JSON contract: start, end, label, text (plus subtype, source, score)."""
-        data: dict[str, Any] = {"start": self.start, "end": self.end, "label": self.label.value, "text": self.text}
+        data: dict[str, Any] = {
+            "start": self.start,
+            "end": self.end,
+            "label": self.label.value,
+            "text": self.text,
+        }
         if self.subtype is not None:
             data["subtype"] = self.subtype
         data["source"] = self.source

@@ -47,7 +47,9 @@ class Pipeline:
 
     def detect(self, doc: Document) -> Document:
         """Run every detector, merge overlaps, attach the spans."""
-        lang_doc = doc if "lang" in doc.metadata else doc.evolve(metadata={**doc.metadata, "lang": self.config.lang})
+        lang_doc = (
+            doc if "lang" in doc.metadata else doc.evolve(metadata={**doc.metadata, "lang": self.config.lang})
+        )
         found = [span for detector in self.detectors_ for span in detector.detect(lang_doc)]
         return lang_doc.with_spans(merge_spans(doc.text, found))
 

@@ -25,7 +25,7 @@ class KeyedRandom(random.Random):
         self._counter = 0
         super().__init__(0)
 
-    def seed(self, a: object = None, version: int = 2) -> None:  # noqa: D102 - keyed streams ignore reseeding
+    def seed(self, a: object = None, version: int = 2) -> None:
         self._counter = 0
 
     def _block(self) -> int:
@@ -96,7 +96,9 @@ class RandomSource:
             raw = np.frombuffer(secrets.token_bytes(8 * n), dtype=np.uint64)
         else:
             if self._numpy is None:
-                self._numpy = np.random.default_rng(int.from_bytes(hashlib.blake2b(self._key).digest(), "big"))
+                self._numpy = np.random.default_rng(
+                    int.from_bytes(hashlib.blake2b(self._key).digest(), "big")
+                )
             raw = self._numpy.integers(0, 2**64 - 1, size=n, dtype=np.uint64, endpoint=True)
         # 64 random bits per draw: the modulo bias is below 2**-40 for bounds under 2**24.
         return (raw % bound).astype(np.int64)

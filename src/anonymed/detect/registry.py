@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from anonymed.detect.base import Detector
 from anonymed._lazy import resolve
+from anonymed.detect.base import Detector
 
 #: name -> "module:Class"; imported lazily so heavy detectors cost nothing until asked for.
 DETECTORS: Final[Mapping[str, str]] = MappingProxyType(

@@ -49,11 +49,13 @@ class Operator(ABC):
             from anonymed.errors import ConfigError
 
             raise ConfigError(
-                f"operator {self.name!r} expects {self.params_type.__name__}, got {type(self.params).__name__}"
+                f"operator {self.name!r} expects {self.params_type.__name__}, "
+                f"got {type(self.params).__name__}"
             )
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
-        """Called once per document with every span this operator will receive (joint mechanisms use it)."""
+        """Called once per document with all the spans this operator will receive (for joint mechanisms)."""
+        return None
 
     @abstractmethod
     def operate(self, span: Span, context: Context) -> str:

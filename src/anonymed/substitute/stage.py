@@ -42,11 +42,20 @@ class Substituter:
         for name, spans in by_operator.items():
             named[name].prepare(spans, context)
         replacements = [
-            Replacement(s.start, s.end, s.label, s.text, self.operator_for(s).operate(s, context), self.operator_for(s).name)
+            Replacement(
+                s.start,
+                s.end,
+                s.label,
+                s.text,
+                self.operator_for(s).operate(s, context),
+                self.operator_for(s).name,
+            )
             for s in doc.spans
         ]
         privacy = ledger.report() if ledger is not None else {}
-        return doc.evolve(output=splice(doc.text, replacements), replacements=tuple(replacements), privacy=privacy)
+        return doc.evolve(
+            output=splice(doc.text, replacements), replacements=tuple(replacements), privacy=privacy
+        )
 
 
 def splice(text: str, replacements: list[Replacement]) -> str:

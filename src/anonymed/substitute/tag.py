@@ -29,7 +29,9 @@ class TagOperator(Operator):
         try:
             self.params.template.format(label="X", subtype="x")
         except (KeyError, IndexError, ValueError):
-            raise ConfigError(f"tag template {self.params.template!r} may only use {{label}} and {{subtype}}") from None
+            raise ConfigError(
+                f"tag template {self.params.template!r} may only use {{label}} and {{subtype}}"
+            ) from None
 
     def operate(self, span: Span, context: Context) -> str:
         """The tag for the span's label."""

@@ -1,0 +1,20 @@
+"""The ``anonymed`` command: a thin Typer app that parses options, calls the library and presents results."""
+
+from __future__ import annotations
+
+import typer
+
+from anonymed.cli import deid
+
+app = typer.Typer(
+    name="anonymed",
+    help="De-identify clinical notes: detect and replace PHI, obfuscate words or sentences, evaluate, audit.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+deid.register(app)
+
+
+def main() -> None:
+    """Console entry point."""
+    app()

@@ -1,0 +1,91 @@
+"""Presentation helpers shared by the CLI commands: progress bar, summary table, option parsing."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from anonymed.errors import AnonymedError
+from anonymed.runner.local import RunSummary
+
+console = Console(stderr=True)
+out = Console()
+
+
+@contextmanager
+def handled_errors() -> Iterator[None]:
+    """Turn anonymed errors into a one-line message and exit code 2 (no traceback, no note text)."""
+    try:
+        yield
+    except AnonymedError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+@contextmanager
+def progress_bar(label: str, enabled: bool = True) -> Iterator[Progress]:
+    """A rich progress bar on stderr counting records (total unknown: streaming input)."""
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[failed]} failed"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not enabled,
+        transient=False,
+    )
+    with progress:
+        yield progress
+
+
+def print_summary(summary: RunSummary, *, title: str, seeded: bool = False) -> None:
+    """A table of documents read / written / failed, spans by label and time, on stderr."""
+    table = Table(title=title, show_header=False)
+    table.add_row("documents read", str(summary.read))
+    table.add_row("documents written", str(summary.written))
+    table.add_row("documents failed", str(summary.failed))
+    for label, count in sorted(summary.spans_by_label.items()):
+        table.add_row(f"spans {label}", str(count))
+    table.add_row("time", f"{summary.seconds:.2f} s ({summary.docs_per_second:.1f} docs/s)")
+    console.print(table)
+    for failure in summary.failures[:20]:
+        console.print(
+            f"[yellow]failed[/yellow] record {failure.record_id} (#{failure.index}): {failure.reason}"
+        )
+    if seeded:
+        console.print(
+            "[yellow]note:[/yellow] this run used a seed: anyone who knows the seed can reproduce its "
+            "random choices. Keep the seed secret or leave it out for secure randomness."
+        )
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically (temp file + rename)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+
+
+def quiet_logging(verbose: bool) -> None:
+    """Log warnings (ids and reasons only) to stderr; more with --verbose."""
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.ERROR, format="%(levelname)s %(name)s: %(message)s"
+    )

@@ -1,0 +1,219 @@
+"""``anonymed deid``, ``anonymed detect`` and ``anonymed demo``: the detect-and-replace path."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from anonymed.cli.common import (
+    console,
+    handled_errors,
+    out,
+    print_summary,
+    progress_bar,
+    quiet_logging,
+    write_json,
+)
+from anonymed.config import PipelineConfig
+from anonymed.document import Document
+from anonymed.errors import ConfigError
+from anonymed.io.registry import open_reader, open_writer
+from anonymed.labels import Label
+from anonymed.pipeline import Pipeline
+from anonymed.runner.local import RunSummary, run_corpus
+
+SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample" / "notes.jsonl"
+
+InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option("--input-format", help="txt | jsonl | csv | physionet-deid | eds-pseudo | presidio"),
+]
+LangOpt = Annotated[str | None, typer.Option("--lang", help="Language of the notes: en (default) or fr.")]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML configuration file.")]
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Stop at the first failed record.")]
+TextFieldOpt = Annotated[str | None, typer.Option("--text-field", help="Text field / column (jsonl, csv).")]
+IdFieldOpt = Annotated[str | None, typer.Option("--id-field", help="Id field / column (jsonl, csv).")]
+DetectorsOpt = Annotated[str | None, typer.Option("--detectors", help="Comma-separated detector names.")]
+ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")]
+SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON here.")]
+
+
+def parse_operators(values: list[str] | None) -> dict[Label, str]:
+    """``["NAME=tag", "DATE=dp_date"]`` -> {Label.NAME: "tag", ...}."""
+    chosen: dict[Label, str] = {}
+    for value in values or []:
+        label, sep, name = value.partition("=")
+        if not sep or label.upper() not in Label.__members__:
+            raise ConfigError(
+                f"--operator expects LABEL=OPERATOR with LABEL in {[m.value for m in Label]}, got {value!r}"
+            )
+        chosen[Label(label.upper())] = name
+    return chosen
+
+
+def read_patient_key(path: Path | None) -> bytes | None:
+    """The secret HMAC key for patient-consistent surrogates, from a file (or $ANONYMED_PATIENT_KEY_FILE)."""
+    path = path or (
+        Path(os.environ["ANONYMED_PATIENT_KEY_FILE"]) if "ANONYMED_PATIENT_KEY_FILE" in os.environ else None
+    )
+    if path is None:
+        return None
+    try:
+        key = path.read_bytes().strip()
+    except OSError as exc:
+        raise ConfigError(f"cannot read patient key file {str(path)!r}: {exc.strerror}") from None
+    if len(key) < 16:
+        raise ConfigError(f"patient key in {str(path)!r} is too short: need at least 16 bytes")
+    return key
+
+
+def build_config(config: Path | None, **overrides: Any) -> PipelineConfig:
+    """Defaults, then the TOML file, then command-line overrides."""
+    base = PipelineConfig.from_toml(config) if config is not None else PipelineConfig()
+    operators = overrides.pop("operators", None)
+    if operators:
+        overrides["operators"] = {**base.operators, **operators}
+    detectors = overrides.pop("detectors", None)
+    if detectors:
+        overrides["detectors"] = tuple(d.strip() for d in detectors.split(",") if d.strip())
+    return base.replace(**overrides)
+
+
+def reader_options(text_field: str | None, id_field: str | None, lang: str) -> dict[str, Any]:
+    """Options passed to the reader (only those given)."""
+    options: dict[str, Any] = {"lang": lang}
+    if text_field:
+        options["text_field"] = text_field
+    if id_field:
+        options["id_field"] = id_field
+    return options
+
+
+def run_with_progress(
+    reader: Any, writer: Any, process: Any, *, strict: bool, label: str, progress: bool
+) -> RunSummary:
+    """Run the corpus with a progress bar counting records and failures."""
+    with progress_bar(label, progress) as bar:
+        task = bar.add_task(label, total=None, failed=0)
+
+        def tick(summary: RunSummary) -> None:
+            bar.update(task, completed=summary.read, failed=summary.failed)
+
+        with writer:
+            return run_corpus(reader, writer, process, strict=strict, on_record=tick)
+
+
+def deid(
+    input: InputArg,
+    output: Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")],
+    input_format: FormatOpt = None,
+    output_format: Annotated[
+        str | None, typer.Option("--output-format", help="Defaults to the input format.")
+    ] = None,
+    lang: LangOpt = None,
+    config: ConfigOpt = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Make the run reproducible (by anyone with the seed).")
+    ] = None,
+    operator: Annotated[
+        list[str] | None, typer.Option("--operator", help="LABEL=OPERATOR, repeatable.")
+    ] = None,
+    detectors: DetectorsOpt = None,
+    patient_key_file: Annotated[
+        Path | None,
+        typer.Option("--patient-key-file", help="Secret key: same surrogates across a patient's notes."),
+    ] = None,
+    text_field: TextFieldOpt = None,
+    id_field: IdFieldOpt = None,
+    strict: StrictOpt = False,
+    progress: ProgressOpt = True,
+    summary: SummaryOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose")] = False,
+) -> None:
+    """Detect PHI and replace it with surrogates; one output record per input record, in order."""
+    quiet_logging(verbose)
+    with handled_errors():
+        cfg = build_config(
+            config,
+            lang=lang,
+            seed=seed,
+            operators=parse_operators(operator),
+            detectors=detectors,
+            patient_key=read_patient_key(patient_key_file),
+        )
+        pipeline = Pipeline(cfg)
+        reader = open_reader(input, input_format, **reader_options(text_field, id_field, cfg.lang))
+        writer = open_writer(output, output_format, like=reader)
+        result = run_with_progress(
+            reader, writer, pipeline.run, strict=strict, label="deid", progress=progress
+        )
+    print_summary(result, title=f"anonymed deid -> {output}", seeded=cfg.seed is not None)
+    if summary is not None:
+        write_json(summary, {**result.to_json(), "seeded": cfg.seed is not None})
+
+
+def detect(
+    input: InputArg,
+    output: Annotated[Path, typer.Option("-o", "--output", help="spans.jsonl to write.")],
+    input_format: FormatOpt = None,
+    lang: LangOpt = None,
+    config: ConfigOpt = None,
+    detectors: DetectorsOpt = None,
+    text_field: TextFieldOpt = None,
+    id_field: IdFieldOpt = None,
+    strict: StrictOpt = False,
+    progress: ProgressOpt = True,
+    summary: SummaryOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose")] = False,
+) -> None:
+    """Find PHI and write one JSON object per document: {"id", "spans": [{start, end, label, text}]}."""
+    quiet_logging(verbose)
+    with handled_errors():
+        cfg = build_config(config, lang=lang, detectors=detectors)
+        pipeline = Pipeline(cfg)
+        reader = open_reader(input, input_format, **reader_options(text_field, id_field, cfg.lang))
+        writer = open_writer(output, "spans")
+        result = run_with_progress(
+            reader, writer, pipeline.detect, strict=strict, label="detect", progress=progress
+        )
+    print_summary(result, title=f"anonymed detect -> {output}")
+    if summary is not None:
+        write_json(summary, result.to_json())
+
+
+def demo(
+    seed: Annotated[int | None, typer.Option("--seed", help="Reproducible surrogates.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Anonymize the bundled sample notes and print each before and after."""
+    with handled_errors():
+        pipelines = {lang: Pipeline(PipelineConfig(lang=lang, seed=seed)) for lang in ("en", "fr")}
+        results = [
+            pipelines[rec.lang].run(rec) for rec in open_reader(SAMPLE, "jsonl") if isinstance(rec, Document)
+        ]
+    if as_json:
+        for doc in results:
+            out.print_json(
+                json.dumps({"id": doc.id, "output": doc.result, "spans": [s.to_json() for s in doc.spans]})
+            )
+        return
+    for doc in results:
+        table = Table(title=f"{doc.id} ({doc.lang}, {len(doc.spans)} spans)", show_lines=True, expand=True)
+        table.add_column("before")
+        table.add_column("after")
+        table.add_row(doc.text, doc.result)
+        out.print(table)
+    console.print(f"sample: {SAMPLE}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the commands of this module to the main app."""
+    app.command("deid")(deid)
+    app.command("detect")(detect)
+    app.command("demo")(demo)

@@ -1,0 +1,59 @@
+"""The merger turns overlapping detections into one non-overlapping, recall-first set."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from anonymed.detect.merge import merge_spans
+from anonymed.document import Span
+from anonymed.labels import Label
+
+TEXT = "Dr. John Smith seen 02/12/2020 at Mercy Hospital"
+
+
+def span(start: int, end: int, label: str, score: float = 0.9, source: str = "x") -> Span:
+    return Span.of(TEXT, start, end, label, score=score, source=source)
+
+
+def test_overlapping_spans_become_their_union_with_the_best_label() -> None:
+    merged = merge_spans(
+        TEXT, [span(4, 8, "NAME", 0.6, "lex"), span(4, 14, "NAME", 0.9, "pat"), span(9, 14, "LOCATION", 0.5)]
+    )
+    assert len(merged) == 1
+    assert (merged[0].start, merged[0].end, merged[0].label) == (4, 14, Label.NAME)
+    assert merged[0].source == "lex+pat+x"
+
+
+def test_touching_spans_stay_apart() -> None:
+    merged = merge_spans(TEXT, [span(4, 8, "NAME"), span(8, 14, "NAME")])
+    assert [(s.start, s.end) for s in merged] == [(4, 8), (8, 14)]
+
+
+def test_ties_on_score_go_to_the_more_identifying_label() -> None:
+    merged = merge_spans(TEXT, [span(34, 48, "ORGANIZATION"), span(34, 48, "LOCATION")])
+    assert merged[0].label == Label.LOCATION
+
+
+def test_chained_overlaps_merge_transitively() -> None:
+    merged = merge_spans(TEXT, [span(0, 8, "NAME"), span(5, 12, "NAME"), span(10, 14, "NAME")])
+    assert [(s.start, s.end) for s in merged] == [(0, 14)]
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, len(TEXT) - 1), st.integers(1, 12), st.sampled_from(list(Label))),
+        max_size=30,
+    )
+)
+def test_merged_spans_are_sorted_disjoint_and_cover_every_input(raw: list[tuple[int, int, Label]]) -> None:
+    spans = [Span.of(TEXT, s, min(s + n, len(TEXT)), lab) for s, n, lab in raw]
+    merged = merge_spans(TEXT, spans)
+    for left, right in pairwise(merged):
+        assert left.end <= right.start
+    for original in spans:
+        assert any(m.start <= original.start and original.end <= m.end for m in merged)
+    for m in merged:
+        assert m.text == TEXT[m.start : m.end]
