@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from anonymed.cli import deid
+from anonymed.cli import deid, evaluate
 
 app = typer.Typer(
     name="anonymed",
@@ -13,6 +13,7 @@ app = typer.Typer(
     add_completion=False,
 )
 deid.register(app)
+app.add_typer(evaluate.app, name="evaluate", help="Measure detection, anonymity and utility.")
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from anonymed.document import Document
 
@@ -40,6 +41,10 @@ class Reader(ABC):
     @abstractmethod
     def __iter__(self) -> Iterator[Record]:
         """The records, in input order."""
+
+    def writer_options(self) -> dict[str, Any]:
+        """Options that make a writer of the same format reproduce this input's layout (fields, columns)."""
+        return {}
 
 
 class Writer(ABC):

@@ -1,0 +1,91 @@
+"""``anonymed obfuscate words``: replace every token of every note with a random near neighbour (KNEO)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from anonymed.cli.common import console, handled_errors, print_summary, quiet_logging, write_json
+from anonymed.cli.deid import reader_options, run_with_progress
+from anonymed.document import Document
+from anonymed.io.registry import open_reader, open_writer
+from anonymed.obfuscate.words import WordObfuscator
+
+app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution.", no_args_is_help=True)
+
+
+@app.callback()
+def obfuscate() -> None:
+    """Obfuscate whole notes so that no original token survives."""
+
+
+class _Counting:
+    """Wraps the obfuscator to count tokens over the run (for the summary)."""
+
+    def __init__(self, obfuscator: WordObfuscator) -> None:
+        self.obfuscator = obfuscator
+        self.tokens = self.unseen = self.numbers = 0
+
+    def __call__(self, doc: Document) -> Document:
+        done = self.obfuscator.obfuscate_document(doc)
+        report = done.privacy["words"]
+        self.tokens += report["tokens"]
+        self.unseen += report["unseen"]
+        self.numbers += report["numbers"]
+        return done
+
+
+@app.command("words")
+def words(
+    input: Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")],
+    space: Annotated[
+        Path | None, typer.Option("--space", help="Space folder (default: the shipped MTSamples space).")
+    ] = None,
+    n: Annotated[
+        str, typer.Option("--n", help="Degree of obfuscation: 5, or 3-14 for a random N per token.")
+    ] = "5",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Reproducible (by anyone with the seed).")
+    ] = None,
+    paper_preprocessing: Annotated[
+        bool, typer.Option("--paper-preprocessing", help="Papers' output: lower case, words only.")
+    ] = False,
+    input_format: Annotated[
+        str | None, typer.Option("--input-format", help="txt | jsonl | csv | ...")
+    ] = None,
+    output_format: Annotated[
+        str | None, typer.Option("--output-format", help="Defaults to the input's.")
+    ] = None,
+    lang: Annotated[
+        str, typer.Option("--lang", help="Language of the notes (carried to the output).")
+    ] = "en",
+    text_field: Annotated[str | None, typer.Option("--text-field", help="Text field / column.")] = None,
+    id_field: Annotated[str | None, typer.Option("--id-field", help="Id field / column.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Stop at the first failed record.")] = False,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
+    summary: Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose")] = False,
+) -> None:
+    """Replace every word with a random one of its N nearest neighbours; numbers with random digits."""
+    quiet_logging(verbose)
+    with handled_errors():
+        obfuscator = WordObfuscator(space, n=n, random_state=seed, paper_preprocessing=paper_preprocessing)
+        obfuscator.loaded_space()
+        counting = _Counting(obfuscator)
+        reader = open_reader(input, input_format, **reader_options(text_field, id_field, lang))
+        writer = open_writer(output, output_format, like=reader)
+        result = run_with_progress(reader, writer, counting, strict=strict, label="words", progress=progress)
+    print_summary(result, title=f"anonymed obfuscate words -> {output}", seeded=seed is not None)
+    rate = counting.tokens / result.seconds if result.seconds > 0 else 0.0
+    console.print(
+        f"{counting.tokens} tokens replaced ({counting.unseen} unseen words, {counting.numbers} numbers), "
+        f"{rate:,.0f} tokens/s"
+    )
+    if summary is not None:
+        tokens = {"tokens": counting.tokens, "unseen": counting.unseen, "numbers": counting.numbers}
+        write_json(
+            summary, {**result.to_json(), **tokens, "n": str(obfuscator.degree), "seeded": seed is not None}
+        )

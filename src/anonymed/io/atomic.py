@@ -1,0 +1,210 @@
+"""Atomic outputs: a hidden temporary sibling file or folder, fsynced and renamed into place on commit.
+
+Temporary outputs are created owner-only (0600 files, 0700 folders) by ``tempfile`` and keep those modes
+once renamed: outputs of clinical notes are not world-readable by default.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from abc import abstractmethod
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import TextIO
+
+from anonymed.document import Document
+from anonymed.errors import OutputError
+from anonymed.io.base import ReadFailure, Writer
+
+
+def output_error(path: Path, exc: OSError) -> OutputError:
+    """An ``OutputError`` naming the output path and the system's reason."""
+    return OutputError(f"cannot write {str(path)!r}: {exc.strerror or type(exc).__name__}")
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a folder's entries to disk (best effort: not every platform can open folders)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class AtomicFile:
+    """One output file, written to a temporary sibling (opened on first use) and renamed over the target."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self._tmp: Path | None = None
+        self._stream: TextIO | None = None
+
+    @property
+    def stream(self) -> TextIO:
+        """The temporary file's text stream (UTF-8, no newline translation)."""
+        if self._stream is None:
+            try:
+                self.target.parent.mkdir(parents=True, exist_ok=True)
+                fd, name = tempfile.mkstemp(
+                    dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".tmp"
+                )
+            except OSError as exc:
+                raise output_error(self.target, exc) from None
+            self._tmp = Path(name)
+            self._stream = open(fd, "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed in commit/abort)
+        return self._stream
+
+    def commit(self) -> None:
+        """Flush, fsync and rename the temporary file over the target (empty if nothing was written)."""
+        stream = self.stream
+        assert self._tmp is not None
+        try:
+            stream.flush()
+            os.fsync(stream.fileno())
+            stream.close()
+            os.replace(self._tmp, self.target)
+        except OSError as exc:
+            self.abort()
+            raise output_error(self.target, exc) from None
+        fsync_dir(self.target.parent)
+
+    def abort(self) -> None:
+        """Close and remove the temporary file; the target is left as it was."""
+        if self._stream is not None:
+            with contextlib.suppress(OSError):
+                self._stream.close()
+        if self._tmp is not None:
+            self._tmp.unlink(missing_ok=True)
+
+
+class AtomicDir:
+    """One output folder, built in a temporary sibling (created on first use) and swapped in on commit."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self._root: Path | None = None
+
+    @property
+    def root(self) -> Path:
+        """The temporary folder."""
+        if self._root is None:
+            try:
+                self.target.parent.mkdir(parents=True, exist_ok=True)
+                name = tempfile.mkdtemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".tmp")
+            except OSError as exc:
+                raise output_error(self.target, exc) from None
+            self._root = Path(name)
+        return self._root
+
+    def write_file(self, relpath: PurePosixPath, data: bytes) -> None:
+        """Write and fsync one file under the temporary folder."""
+        path = self.root.joinpath(*relpath.parts)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("xb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise output_error(self.target / relpath, exc) from None
+
+    def commit(self) -> None:
+        """Swap the temporary folder in; a previous output is moved aside first and removed after."""
+        root = self.root
+        fsync_dir(root)
+        backup: Path | None = None
+        try:
+            backup = Path(
+                tempfile.mkdtemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".old")
+            )
+            if self.target.exists():
+                os.replace(self.target, backup / "previous")
+            try:
+                os.replace(root, self.target)
+            except OSError:
+                if (backup / "previous").exists():
+                    os.replace(backup / "previous", self.target)
+                raise
+        except OSError as exc:
+            self.abort()
+            if backup is not None and not (backup / "previous").exists():
+                shutil.rmtree(backup, ignore_errors=True)
+            raise output_error(self.target, exc) from None
+        fsync_dir(self.target.parent)
+        shutil.rmtree(backup, ignore_errors=True)
+
+    def abort(self) -> None:
+        """Remove the temporary folder; the target is left as it was."""
+        if self._root is not None:
+            shutil.rmtree(self._root, ignore_errors=True)
+
+
+class FileWriter(Writer):
+    """A writer whose output is one text file made atomic by ``AtomicFile``; subclasses format records."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(Path(path))
+        self.count = 0
+        self._out = AtomicFile(self.path)
+        self._closed = False
+
+    @abstractmethod
+    def format_document(self, doc: Document) -> str:
+        """The output text of one document (including its line end or separator)."""
+
+    @abstractmethod
+    def format_failure(self, failure: ReadFailure) -> str:
+        """The output text of a failed record's placeholder (id and reason, never text)."""
+
+    def header(self) -> str:
+        """Text written before the first record."""
+        return ""
+
+    def footer(self) -> str:
+        """Text written after the last record."""
+        return ""
+
+    def write(self, doc: Document) -> None:
+        """Write one processed document."""
+        self._emit(doc.id, lambda: self.format_document(doc))
+
+    def write_failure(self, failure: ReadFailure) -> None:
+        """Write a placeholder for a failed record."""
+        self._emit(failure.record_id, lambda: self.format_failure(failure))
+
+    def _emit(self, rid: str, make: Callable[[], str]) -> None:
+        if self._closed:
+            raise OutputError(f"writer for {str(self.path)!r} is closed; record {rid!r} not written")
+        chunk = make()
+        try:
+            if self.count == 0:
+                self._out.stream.write(self.header())
+            self._out.stream.write(chunk)
+        except OSError as exc:
+            raise output_error(self.path, exc) from None
+        self.count += 1
+
+    def commit(self) -> None:
+        """Write the header (if no record came) and footer, then rename the output into place."""
+        if self._closed:
+            return
+        try:
+            self._out.stream.write((self.header() if self.count == 0 else "") + self.footer())
+        except OSError as exc:
+            self.abort()
+            raise output_error(self.path, exc) from None
+        self._closed = True
+        self._out.commit()
+
+    def abort(self) -> None:
+        """Remove the temporary output."""
+        self._closed = True
+        self._out.abort()

@@ -1,0 +1,94 @@
+"""Helpers shared by the readers: opening inputs, per-record decoding, metadata pick-up, failures."""
+
+from __future__ import annotations
+
+import codecs
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from anonymed.errors import InputError
+from anonymed.io.base import ReadFailure
+
+#: record fields copied into ``Document.metadata`` when present (and not empty)
+METADATA_FIELDS = ("patient_id", "lang", "reference_date")
+
+#: the key of the placeholder that writers put in place of a failed record
+ERROR_KEY = "anonymed_error"
+
+
+class RecordProblem(Exception):
+    """Why one record cannot be read; readers turn it into a ``ReadFailure`` and go on."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def open_input(path: Path) -> BinaryIO:
+    """Open an input file for binary reading; an unreadable input is an ``InputError`` naming it."""
+    try:
+        return path.open("rb")
+    except OSError as exc:
+        raise InputError(path.name, f"cannot open input: {exc.strerror or type(exc).__name__}") from None
+
+
+def decode_utf8(data: bytes, *, first: bool = False) -> str:
+    """Decode one record's bytes (dropping a byte-order mark at the start of a file when ``first``)."""
+    if first and data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordProblem(f"not valid UTF-8 (byte offset {exc.start})") from None
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type (for reasons: never the value itself)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def parse_json(line: str) -> Any:
+    """Parse one JSON value; a syntax error becomes a ``RecordProblem`` with its position only."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise RecordProblem(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def record_id(value: Any, field: str, default: str) -> str:
+    """A record id from a string or integer field; ``default`` (its number) when the field is absent."""
+    if value is None or value == "":
+        return default
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise RecordProblem(f"id field {field!r} is a JSON {json_type(value)}, not a string or integer")
+
+
+def pick_metadata(fields: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """``lang`` (the record's, else the reader's), ``patient_id`` and ``reference_date`` when present."""
+    picked = {name: fields[name] for name in METADATA_FIELDS if fields.get(name) not in (None, "")}
+    picked.setdefault("lang", lang)
+    return picked
+
+
+def failure(index: int, rid: str, problem: Exception) -> ReadFailure:
+    """The ``ReadFailure`` for a record problem (its reason carries offsets and names, never text)."""
+    reason = problem.reason if isinstance(problem, RecordProblem) else str(problem)
+    return ReadFailure(index, rid, reason)
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON on one line, non-ASCII kept as is."""
+    return json.dumps(value, ensure_ascii=False)

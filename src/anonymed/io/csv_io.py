@@ -1,0 +1,177 @@
+"""CSV with a header row: a chosen text column, an id column, every other column carried through."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from anonymed.document import Document
+from anonymed.errors import ConfigError, InputError
+from anonymed.io.atomic import FileWriter
+from anonymed.io.base import Reader, ReadFailure, Record
+from anonymed.io.common import ERROR_KEY, RecordProblem, failure, open_input, pick_metadata
+
+#: the csv module refuses fields over 128 KiB by default; notes can be megabytes (process-wide setting)
+FIELD_LIMIT = 2**31 - 1
+
+
+def _valid(cell: str) -> bool:
+    """False when the cell holds bytes that were not UTF-8 (decoded as lone surrogates)."""
+    try:
+        cell.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class CsvReader(Reader):
+    """Streams a CSV file row by row; bytes are decoded with ``surrogateescape`` and checked per row.
+
+    The id is the id column or else the data row number (from 1). The other columns, in order, go to
+    ``metadata["record"]``; ``patient_id``, ``lang`` and ``reference_date`` columns are also copied into
+    the metadata. A row whose field count differs from the header's fails; blank lines are skipped.
+    """
+
+    format = "csv"
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        lang: str = "en",
+        text_field: str = "text",
+        id_field: str = "id",
+        delimiter: str = ",",
+    ) -> None:
+        super().__init__(Path(path), lang=lang)
+        self.text_field = text_field
+        self.id_field = id_field
+        self.delimiter = delimiter
+
+    @cached_property
+    def columns(self) -> tuple[str, ...]:
+        """The header row (read on first use)."""
+        with self._rows() as rows:
+            return self._header(rows)
+
+    def writer_options(self) -> dict[str, Any]:
+        """The same text and id columns, delimiter and column order."""
+        return {
+            "text_field": self.text_field,
+            "id_field": self.id_field,
+            "delimiter": self.delimiter,
+            "columns": self.columns,
+        }
+
+    def __iter__(self) -> Iterator[Record]:
+        csv.field_size_limit(max(csv.field_size_limit(), FIELD_LIMIT))
+        with self._rows() as rows:
+            header = self._header(rows)
+            reader = csv.reader(rows, delimiter=self.delimiter)
+            index = 0
+            while True:
+                try:
+                    row = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error as exc:
+                    yield ReadFailure(index, str(index + 1), f"malformed CSV row ({exc})")
+                    index += 1
+                    continue
+                if row:
+                    yield self._record(index, header, row)
+                    index += 1
+
+    def _rows(self) -> io.TextIOWrapper:
+        raw = open_input(self.path)
+        return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape", newline="")
+
+    def _header(self, rows: io.TextIOWrapper) -> tuple[str, ...]:
+        try:
+            header = tuple(next(csv.reader(rows, delimiter=self.delimiter), ()))
+        except csv.Error as exc:
+            raise InputError(self.path.name, f"malformed CSV header ({exc})") from None
+        if not all(_valid(name) for name in header):
+            raise InputError(self.path.name, "the header row is not valid UTF-8")
+        if header and self.text_field not in header:
+            raise ConfigError(
+                f"text column {self.text_field!r} not in the header of {self.path.name!r}: {header}"
+            )
+        return header
+
+    def _record(self, index: int, header: Sequence[str], row: list[str]) -> Record:
+        rid = str(index + 1)
+        try:
+            bad = [name for name, cell in zip(header, row, strict=False) if not _valid(cell)]
+            cells = dict(zip(header, row, strict=False))
+            if self.id_field in cells and self.id_field not in bad and cells[self.id_field]:
+                rid = cells[self.id_field]
+            if bad:
+                raise RecordProblem(f"not valid UTF-8 in column {bad[0]!r}")
+            if len(row) != len(header):
+                raise RecordProblem(f"row has {len(row)} fields, the header has {len(header)}")
+        except RecordProblem as problem:
+            return failure(index, rid, problem)
+        text = cells.pop(self.text_field)
+        return Document(rid, text, {**pick_metadata(cells, self.lang), "record": cells})
+
+
+class CsvWriter(FileWriter):
+    """Writes a CSV with the input's columns, the anonymized text in the text column, plus an error column.
+
+    ``columns`` (the input header) fixes the order; without it the columns are taken from the first
+    record (id first if the record lacks it, text last). The ``anonymed_error`` column is always present:
+    empty for good rows; failed rows have the id, an empty text cell and the reason.
+    """
+
+    format = "csv"
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        text_field: str = "text",
+        id_field: str = "id",
+        delimiter: str = ",",
+        columns: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(path)
+        self.text_field = text_field
+        self.id_field = id_field
+        self.delimiter = delimiter
+        self.columns: tuple[str, ...] | None = tuple(columns) if columns else None
+
+    def format_document(self, doc: Document) -> str:
+        """One row: the record's cells, the anonymized text, an empty error cell."""
+        record: Mapping[str, Any] | None = doc.metadata.get("record")
+        cells = {self.id_field: doc.id} if record is None else dict(record)
+        cells[self.text_field] = doc.result
+        return self._row(cells, list(cells))
+
+    def format_failure(self, failure: ReadFailure) -> str:
+        """One row: the id, empty text and other cells, and the reason."""
+        cells = {self.id_field: failure.record_id, self.text_field: "", ERROR_KEY: failure.reason}
+        return self._row(cells, [self.id_field, self.text_field])
+
+    def _row(self, cells: Mapping[str, Any], first_columns: list[str]) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter=self.delimiter, lineterminator="\n")
+        if self.columns is None:
+            names = ([self.id_field] if self.id_field not in first_columns else []) + first_columns
+            self.columns = tuple(dict.fromkeys([*names, self.text_field]))
+        if self.count == 0:
+            writer.writerow([*self.columns, ERROR_KEY])
+        writer.writerow([cells.get(name, "") for name in self.columns] + [cells.get(ERROR_KEY, "")])
+        return out.getvalue()
+
+    def footer(self) -> str:
+        """The header row when no record was written (an empty input still gives a valid CSV)."""
+        if self.count > 0 or self.columns is None:
+            return ""
+        out = io.StringIO()
+        csv.writer(out, delimiter=self.delimiter, lineterminator="\n").writerow([*self.columns, ERROR_KEY])
+        return out.getvalue()

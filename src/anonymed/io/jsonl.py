@@ -1,0 +1,110 @@
+"""JSON Lines: one JSON object per line, a configurable text field and id field."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from anonymed.document import Document, Span
+from anonymed.errors import SpanError
+from anonymed.io.atomic import FileWriter
+from anonymed.io.base import Reader, ReadFailure, Record
+from anonymed.io.common import (
+    ERROR_KEY,
+    RecordProblem,
+    decode_utf8,
+    dumps,
+    failure,
+    json_type,
+    open_input,
+    parse_json,
+    pick_metadata,
+    record_id,
+)
+
+
+class JsonlReader(Reader):
+    """Streams a JSON Lines file line by line; each line is decoded and parsed on its own.
+
+    The id is the id field (string or integer) or else the line number (from 1). Every field but the
+    text (and the gold fields of subclasses) is kept, in order, in ``metadata["record"]``; ``patient_id``,
+    ``lang`` and ``reference_date`` are also copied into the metadata. Blank lines are not records.
+    """
+
+    format = "jsonl"
+    #: fields turned into ``Document.gold`` and therefore not carried in ``metadata["record"]``
+    gold_fields: tuple[str, ...] = ()
+
+    def __init__(
+        self, path: Path, *, lang: str = "en", text_field: str = "text", id_field: str = "id"
+    ) -> None:
+        super().__init__(Path(path), lang=lang)
+        self.text_field = text_field
+        self.id_field = id_field
+
+    def writer_options(self) -> dict[str, Any]:
+        """The same text and id fields."""
+        return {"text_field": self.text_field, "id_field": self.id_field}
+
+    def __iter__(self) -> Iterator[Record]:
+        index = 0
+        with open_input(self.path) as lines:
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                rid = str(number)
+                try:
+                    obj = parse_json(decode_utf8(line, first=number == 1))
+                    if not isinstance(obj, dict):
+                        raise RecordProblem(f"line holds a JSON {json_type(obj)}, not an object")
+                    rid = record_id(obj.get(self.id_field), self.id_field, rid)
+                    record: Record = self.document(obj, rid)
+                except (RecordProblem, SpanError) as problem:
+                    record = failure(index, rid, problem)
+                yield record
+                index += 1
+
+    def document(self, obj: Mapping[str, Any], rid: str) -> Document:
+        """The document of one parsed record."""
+        text = obj.get(self.text_field)
+        if self.text_field not in obj:
+            raise RecordProblem(f"missing text field {self.text_field!r}")
+        if not isinstance(text, str):
+            raise RecordProblem(f"text field {self.text_field!r} is a JSON {json_type(text)}, not a string")
+        skip = {self.text_field, *self.gold_fields}
+        record = {key: value for key, value in obj.items() if key not in skip}
+        metadata = {**pick_metadata(obj, self.lang), "record": record}
+        return Document(rid, text, metadata, gold=self.gold(obj, text))
+
+    def gold(self, obj: Mapping[str, Any], text: str) -> tuple[Span, ...]:
+        """Gold spans carried by the record (none for plain JSON Lines)."""
+        return ()
+
+
+class JsonlWriter(FileWriter):
+    """Writes one JSON object per line: the input record with the anonymized text in the text field.
+
+    Other fields come from ``metadata["record"]`` unchanged (the text field goes last); a document read
+    from a format without records gets ``{id_field: id, text_field: text}``. A failed record becomes
+    ``{id_field: id, "anonymed_error": reason}``.
+    """
+
+    format = "jsonl"
+
+    def __init__(self, path: Path, *, text_field: str = "text", id_field: str = "id") -> None:
+        super().__init__(path)
+        self.text_field = text_field
+        self.id_field = id_field
+
+    def format_document(self, doc: Document) -> str:
+        """The record as one JSON line."""
+        record = doc.metadata.get("record")
+        out: dict[str, Any] = {self.id_field: doc.id} if record is None else dict(record)
+        out.pop(self.text_field, None)
+        out[self.text_field] = doc.result
+        return dumps(out) + "\n"
+
+    def format_failure(self, failure: ReadFailure) -> str:
+        """The placeholder as one JSON line."""
+        return dumps({self.id_field: failure.record_id, ERROR_KEY: failure.reason}) + "\n"
