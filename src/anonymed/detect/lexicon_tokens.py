@@ -1,0 +1,103 @@
+"""Word tokens with offsets, case shape and a folded lookup key, for the lexicon recognizers."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Final, NamedTuple
+
+#: a word: letters/digits, with inner apostrophes ("O'Rourke", "aujourd'hui"); hyphens split words
+#: French elisions ("l'Hôpital", "d'Orge") are tokens of their own
+_WORD: Final = re.compile(r"(?:[lLdDjJnNsScCmMtT]|[qQ]u)['’](?=[^\W\d_])|[^\W_]+(?:['’][^\W_]+)*")
+
+#: shapes
+UPPER: Final = 1  # "SMITH" (two or more letters, all upper case)
+TITLE: Final = 2  # "Smith", "J", "O'Rourke"
+LOWER: Final = 3  # "smith"
+OTHER: Final = 4  # digits, "McDonald"-like mixtures, "3rd"
+
+
+@lru_cache(maxsize=200_000)
+def fold(word: str) -> str:
+    """Lookup key of a word: case-folded, accents stripped, curly apostrophe made straight."""
+    lowered = word.casefold().replace("’", "'")
+    if lowered.isascii():
+        return lowered
+    decomposed = unicodedata.normalize("NFKD", lowered)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _shape(word: str) -> int:
+    if not word[0].isalpha():
+        return OTHER
+    if word.isupper():
+        return UPPER if len(word) > 1 else TITLE
+    if word.islower():
+        return LOWER
+    if word[0].isupper() and (word[1:].islower() or _title_parts(word)):
+        return TITLE
+    return OTHER
+
+
+def _title_parts(word: str) -> bool:
+    """'O'Rourke', 'McDonald', 'DeGiorgio': capitalised parts."""
+    return all(part[:1].isupper() for part in re.split(r"['’]", word) if part)
+
+
+class Token(NamedTuple):
+    """One word of the text: offsets, surface, folded key, shape, and the characters around it."""
+
+    start: int
+    end: int
+    text: str
+    key: str
+    shape: int
+    dot: bool  # immediately followed by "."
+    gap: str  # the non-word characters between this token and the next one (stripped of spaces)
+    newline: bool  # a line break separates this token from the next one
+    hyphen: bool  # the next token is attached by a bare hyphen ("Forman-Lyons", "Saint-Louis")
+
+
+#: word -> (folded key, shape); words repeat a lot across notes, so both are computed once
+_WORDS: dict[str, tuple[str, int]] = {}
+_WORDS_MAX: Final = 500_000
+
+
+def _describe(word: str) -> tuple[str, int]:
+    found = _WORDS.get(word)
+    if found is None:
+        if len(_WORDS) >= _WORDS_MAX:
+            _WORDS.clear()
+        found = _WORDS[word] = (fold(word), _shape(word))
+    return found
+
+
+def tokenize(text: str) -> list[Token]:
+    """The word tokens of ``text`` in order, with the gap that separates each from the next."""
+    spans = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    spans.append((len(text), len(text)))
+    tokens: list[Token] = []
+    append = tokens.append
+    for i in range(len(spans) - 1):
+        start, end = spans[i]
+        word = text[start:end]
+        between = text[end : spans[i + 1][0]]
+        key, shape = _describe(word)
+        if between == " ":
+            append(Token(start, end, word, key, shape, False, "", False, False))
+        else:
+            gap = between.strip()
+            append(Token(start, end, word, key, shape, gap[:1] == ".", gap, "\n" in between, between == "-"))
+    return tokens
+
+
+def upper_ratio(tokens: list[Token]) -> float:
+    """Share of all-capital words among words of two or more letters (near 1.0 for notes in capitals)."""
+    upper = lower = 0
+    for token in tokens:
+        if token.shape == UPPER:
+            upper += 1
+        elif token.shape != OTHER and len(token.text) > 1:
+            lower += 1
+    return upper / (upper + lower) if upper + lower else 0.0
