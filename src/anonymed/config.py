@@ -25,6 +25,8 @@ class PipelineConfig:
 
     lang: str = "en"
     detectors: tuple[str, ...] = DEFAULT_DETECTORS
+    detector_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    high_recall: bool = False
     operators: Mapping[Label, str] = field(default_factory=lambda: dict(DEFAULT_OPERATORS))
     operator_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     stages: tuple[str, ...] = STAGES
@@ -46,6 +48,7 @@ class PipelineConfig:
                 )
         object.__setattr__(self, "operators", MappingProxyType(ops))
         object.__setattr__(self, "operator_params", MappingProxyType(dict(self.operator_params)))
+        object.__setattr__(self, "detector_params", MappingProxyType(dict(self.detector_params)))
         for stage in self.stages:
             if stage not in STAGES:
                 raise ConfigError(f"unknown stage {stage!r}; known: {STAGES}")
@@ -68,12 +71,13 @@ class PipelineConfig:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> PipelineConfig:
         """Build from a parsed TOML document; unknown keys are errors."""
-        known = {"pipeline", "operators", "operator_params"}
+        known = {"pipeline", "operators", "operator_params", "detector_params"}
         unknown = set(data) - known
         if unknown:
             raise ConfigError(f"unknown configuration tables {sorted(unknown)}; known: {sorted(known)}")
         pipeline = dict(data.get("pipeline", {}))
-        fields = {f.name for f in dataclasses.fields(cls)} - {"operators", "operator_params", "patient_key"}
+        tables = {"operators", "operator_params", "detector_params", "patient_key"}
+        fields = {f.name for f in dataclasses.fields(cls)} - tables
         bad = set(pipeline) - fields
         if bad:
             raise ConfigError(f"unknown [pipeline] keys {sorted(bad)}; known: {sorted(fields)}")
@@ -83,7 +87,12 @@ class PipelineConfig:
         operators = {Label(k.upper()): v for k, v in dict(data.get("operators", {})).items() if _is_label(k)}
         if len(operators) != len(data.get("operators", {})):
             raise ConfigError(f"[operators] keys must be labels: {[m.value for m in Label]}")
-        return cls(**pipeline, operators=operators, operator_params=dict(data.get("operator_params", {})))
+        return cls(
+            **pipeline,
+            operators=operators,
+            operator_params=dict(data.get("operator_params", {})),
+            detector_params=dict(data.get("detector_params", {})),
+        )
 
 
 def _is_label(name: str) -> bool:

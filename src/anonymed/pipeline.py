@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cached_property
+from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.detect.base import Detector
 from anonymed.detect.merge import merge_spans
-from anonymed.detect.registry import build_detector
+from anonymed.detect.registry import build_detector, detector_class
 from anonymed.document import Document
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource, check_random_state
@@ -27,8 +28,15 @@ class Pipeline:
     @cached_property
     def detectors_(self) -> list[Detector]:
         """The configured detectors that support the configured language."""
-        built = [build_detector(name) for name in self.config.detectors]
+        built = [build_detector(name, self._detector_params(name)) for name in self.config.detectors]
         return [d for d in built if d.supports(self.config.lang)]
+
+    def _detector_params(self, name: str) -> dict[str, Any]:
+        """The configured parameters of a detector, with ``high_recall`` switched on where it exists."""
+        params = dict(self.config.detector_params.get(name, {}))
+        if self.config.high_recall and "high_recall" in detector_class(name).params_type.__dataclass_fields__:
+            params.setdefault("high_recall", True)
+        return params
 
     @cached_property
     def substituter_(self) -> Substituter:

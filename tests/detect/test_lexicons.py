@@ -140,7 +140,6 @@ POSITIVE_PLACES = [
     ),  # common words
     ("Plan: transfer to Quartermain 2 in am.", "en", "Quartermain", "LOCATION/hospital"),  # unknown facility
     ("Lives at 123 Main Street, Baltimore, MD 21201.", "en", "123 Main Street", "LOCATION/street"),
-    ("Lives at 123 Main Street, Baltimore, MD 21201.", "en", "MD", "LOCATION/state"),  # state code, not MD
     ("Un neveu près de Toulouse.", "fr", "Toulouse", "LOCATION/city"),  # French city
     (
         "Admis à l'Hôpital Robert-Debré.",
@@ -159,6 +158,14 @@ POSITIVE_PLACES = [
 @pytest.mark.parametrize(("text", "lang", "place", "label"), POSITIVE_PLACES)
 def test_places_are_found_with_their_subtype(text: str, lang: str, place: str, label: str) -> None:
     assert found(text, lang).get(place) == label
+
+
+def test_states_and_countries_are_reported_only_when_regions_are_asked_for() -> None:
+    text = "Lives at 123 Main Street, Baltimore, MD 21201. Moved from Canada."
+    regional = {s.text: s.full_label for s in spans_of(text, detector=LexiconDetector(LexiconParams(regions=True)))}
+    assert regional.get("MD") == "LOCATION/state"  # state code, not a doctor
+    assert regional.get("Canada") == "LOCATION/country"
+    assert "MD" not in found(text) and "Canada" not in found(text)  # HIPAA Safe Harbor keeps both
 
 
 def test_street_words_are_not_names() -> None:

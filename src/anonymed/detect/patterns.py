@@ -1,0 +1,111 @@
+"""Regex recognizers for structured PHI: dates, times, phones, e-mails, URLs, IPs, identifiers, postal
+codes and ages, in English and French."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
+
+from anonymed.detect import (
+    patterns_ages,
+    patterns_contact,
+    patterns_dates,
+    patterns_ids,
+    patterns_places,
+    patterns_spaced,
+    patterns_textdates,
+    patterns_times,
+    patterns_years,
+)
+from anonymed.detect.base import Detector
+from anonymed.detect.patterns_base import Finder, PatternParams, Scan, resolve_overlaps
+from anonymed.document import Document, Span
+from anonymed.errors import ConfigError
+from anonymed.labels import Label
+
+__all__ = ["FINDERS", "PatternDetector", "PatternParams", "all_patterns", "mark_births"]
+
+#: every recognizer, in no particular order (overlaps are resolved by score, then length)
+FINDERS: Final[tuple[Finder, ...]] = (
+    patterns_dates.find_numeric_dates,
+    patterns_textdates.find_text_dates,
+    patterns_years.find_years,
+    patterns_times.find_times,
+    patterns_contact.find_contacts,
+    patterns_ids.find_ids,
+    patterns_places.find_zips,
+    patterns_ages.find_ages,
+    patterns_spaced.find_spaced,
+)
+
+_MODULES: Final = (
+    patterns_dates,
+    patterns_textdates,
+    patterns_years,
+    patterns_times,
+    patterns_contact,
+    patterns_ids,
+    patterns_places,
+    patterns_ages,
+    patterns_spaced,
+)
+
+
+def all_patterns() -> tuple[re.Pattern[str], ...]:
+    """Every compiled regular expression the recognizers use (for safety tests)."""
+    return tuple(pattern for module in _MODULES for pattern in module.PATTERNS)
+
+
+#: words announcing a date of birth
+_BIRTH: Final = re.compile(
+    r"\b(?:née?s?|nee|naissance|ddn|dob|d\.o\.b|born|birth|birthday|date of birth|birthdate)\b", re.I
+)
+
+
+def mark_births(scan: Scan, spans: list[Span]) -> list[Span]:
+    """Retype as DATE/birth the dates that a birth word announces (nearest date after the word only)."""
+    marked: list[Span] = []
+    previous_end = 0
+    for span in spans:
+        if span.label is Label.DATE and span.subtype is None:
+            window_start = max(previous_end, span.start - 40)
+            before = scan.text[window_start : span.start]
+            if _BIRTH.search(before[before.rfind("\n") + 1 :]):
+                span = scan.span(span.start, span.end, Label.DATE, "birth", span.score)
+            previous_end = span.end
+        marked.append(span)
+    return marked
+
+
+def _params(value: PatternParams | Mapping[str, Any] | None) -> PatternParams:
+    if value is None:
+        return PatternParams()
+    if isinstance(value, PatternParams):
+        return value
+    known = {field.name for field in dataclasses.fields(PatternParams)}
+    unknown = set(value) - known
+    if unknown:
+        raise ConfigError(f"unknown pattern detector options {sorted(unknown)}; known: {sorted(known)}")
+    return PatternParams(**dict(value))
+
+
+class PatternDetector(Detector):
+    """Finds dates, contacts, identifiers, postal codes and ages with validated regular expressions."""
+
+    name: ClassVar[str] = "patterns"
+    params_type = PatternParams
+
+    def __init__(self, params: PatternParams | Mapping[str, Any] | None = None) -> None:
+        self.params = _params(params)
+
+    def detect(self, doc: Document) -> list[Span]:
+        """Non-overlapping spans found in ``doc.text`` (source ``patterns``)."""
+        return self.detect_text(doc.text, doc.lang)
+
+    def detect_text(self, text: str, lang: str = "en") -> list[Span]:
+        """Non-overlapping spans found in ``text`` written in ``lang``."""
+        scan = Scan(text, lang, self.params)
+        candidates = [span for finder in FINDERS for span in finder(scan)]
+        return mark_births(scan, resolve_overlaps(candidates))
