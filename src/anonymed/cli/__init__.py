@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from anonymed.cli import deid, evaluate
+from anonymed.cli import deid, embed, evaluate, obfuscate
 
 app = typer.Typer(
     name="anonymed",
@@ -14,6 +14,8 @@ app = typer.Typer(
 )
 deid.register(app)
 app.add_typer(evaluate.app, name="evaluate", help="Measure detection, anonymity and utility.")
+app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
+app.add_typer(obfuscate.app, name="obfuscate", help="Replace every word with a random near neighbour.")
 
 
 def main() -> None:

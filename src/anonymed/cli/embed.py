@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from anonymed.cli.common import console, handled_errors
+from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.io.base import ReadFailure
 from anonymed.obfuscate.corpus import documents, open_corpus
 from anonymed.obfuscate.neighbours import Progress as ProgressCallback
@@ -81,6 +81,7 @@ def train(
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
 ) -> None:
     """Train Word2Vec or fastText on CORPUS and save a space with its neighbour table."""
+    quiet_logging(False)
     options = {k: v for k, v in {"text_field": text_field, "id_field": id_field}.items() if v}
     failures: list[ReadFailure] = []
     started = time.perf_counter()
@@ -107,7 +108,8 @@ def train(
     stats = space.meta["corpus"]
     console.print(
         f"space {output}: {len(space.tokens)} words, {len(space.candidates)} replacement candidates, "
-        f"{space.n_max} neighbours each; {stats['documents']} documents ({stats['duplicates_skipped']} duplicates "
+        f"{space.n_max} neighbours each; {stats['documents']} documents "
+        f"({stats['duplicates_skipped']} duplicates "
         f"skipped, {len(failures)} failed), {stats['tokens']} tokens, {time.perf_counter() - started:.1f} s"
     )
     for failure in failures[:20]:
