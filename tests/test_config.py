@@ -25,7 +25,7 @@ def test_toml_file_merges_over_defaults_and_overrides_win(tmp_path: Path) -> Non
     )
     config = PipelineConfig.from_toml(path, seed=9)
     assert config.lang == "fr" and config.seed == 9
-    assert config.operators[Label.NAME] == "tag" and config.operators[Label.DATE] == "fake"
+    assert config.operators[Label.NAME] == "tag" and config.operators[Label.DATE] == "dp_date"
     assert config.operator_params["tag"]["template"] == "<{label}>"
 
 

@@ -42,7 +42,15 @@ def test_resources_are_built_once_per_pipeline() -> None:
     assert pipeline.substituter_ is pipeline.substituter_
 
 
-def test_seeded_pipelines_reproduce_their_output() -> None:
-    first = Pipeline(PipelineConfig(seed=11)).run(Document("d1", TEXT))
-    second = Pipeline(PipelineConfig(seed=11)).run(Document("d1", TEXT))
+def test_seeded_pipelines_reproduce_their_output_except_dp_noise() -> None:
+    seedable = {Label.DATE: "fake", Label.AGE: "fake"}  # OpenDP noise cannot be seeded
+    first = Pipeline(PipelineConfig(seed=11, operators=seedable)).run(Document("d1", TEXT))
+    second = Pipeline(PipelineConfig(seed=11, operators=seedable)).run(Document("d1", TEXT))
     assert first.result == second.result
+
+
+def test_default_pipeline_reports_the_epsilon_spent_on_dates() -> None:
+    doc = Pipeline(PipelineConfig(epsilon=2.0)).run(Document("d1", TEXT))
+    assert doc.privacy["epsilon_total"] == 2.0
+    assert 0 < doc.privacy["epsilon_spent"] <= 2.0
+    assert [e["label"] for e in doc.privacy["expenses"]] == ["DATE"]

@@ -33,6 +33,7 @@ class PipelineConfig:
     seed: int | None = None
     patient_key: bytes | None = field(default=None, repr=False)
     epsilon: float | None = None
+    epsilon_weights: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.lang not in LANGUAGES:
@@ -49,6 +50,11 @@ class PipelineConfig:
         object.__setattr__(self, "operators", MappingProxyType(ops))
         object.__setattr__(self, "operator_params", MappingProxyType(dict(self.operator_params)))
         object.__setattr__(self, "detector_params", MappingProxyType(dict(self.detector_params)))
+        weights = {str(k).upper(): float(v) for k, v in dict(self.epsilon_weights).items()}
+        for label, weight in weights.items():
+            if label not in Label.__members__ or not weight > 0:
+                raise ConfigError(f"epsilon weight {label}={weight!r}: need a label and a positive weight")
+        object.__setattr__(self, "epsilon_weights", MappingProxyType(weights))
         for stage in self.stages:
             if stage not in STAGES:
                 raise ConfigError(f"unknown stage {stage!r}; known: {STAGES}")
@@ -71,12 +77,12 @@ class PipelineConfig:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> PipelineConfig:
         """Build from a parsed TOML document; unknown keys are errors."""
-        known = {"pipeline", "operators", "operator_params", "detector_params"}
+        known = {"pipeline", "operators", "operator_params", "detector_params", "epsilon_weights"}
         unknown = set(data) - known
         if unknown:
             raise ConfigError(f"unknown configuration tables {sorted(unknown)}; known: {sorted(known)}")
         pipeline = dict(data.get("pipeline", {}))
-        tables = {"operators", "operator_params", "detector_params", "patient_key"}
+        tables = {"operators", "operator_params", "detector_params", "patient_key", "epsilon_weights"}
         fields = {f.name for f in dataclasses.fields(cls)} - tables
         bad = set(pipeline) - fields
         if bad:
@@ -92,6 +98,7 @@ class PipelineConfig:
             operators=operators,
             operator_params=dict(data.get("operator_params", {})),
             detector_params=dict(data.get("detector_params", {})),
+            epsilon_weights=dict(data.get("epsilon_weights", {})),
         )
 
 

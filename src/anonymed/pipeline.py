@@ -46,7 +46,12 @@ class Pipeline:
             for name in set(self.config.operators.values())
         }
         operators = {Label(label): instances[name] for label, name in self.config.operators.items()}
-        return Substituter(operators, patient_key=self.config.patient_key, epsilon=self.config.epsilon)
+        return Substituter(
+            operators,
+            patient_key=self.config.patient_key,
+            epsilon=self.config.epsilon,
+            epsilon_weights=self.config.epsilon_weights,
+        )
 
     @cached_property
     def rng_(self) -> RandomSource:

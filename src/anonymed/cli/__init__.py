@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from anonymed.cli import deid, embed, evaluate, obfuscate
+from anonymed.cli import deid, embed, evaluate, obfuscate, serve
 
 app = typer.Typer(
     name="anonymed",
@@ -13,6 +13,7 @@ app = typer.Typer(
     add_completion=False,
 )
 deid.register(app)
+serve.register(app)
 app.add_typer(evaluate.app, name="evaluate", help="Measure detection, anonymity and utility.")
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
 app.add_typer(obfuscate.app, name="obfuscate", help="Replace every word with a random near neighbour.")

@@ -18,11 +18,18 @@ OPERATORS: Final[Mapping[str, str]] = MappingProxyType(
         "redact": "anonymed.substitute.redact:RedactOperator",
         "keep": "anonymed.substitute.keep:KeepOperator",
         "fake": "anonymed.substitute.fake:FakeOperator",
+        "dp_date": "anonymed.substitute.dp_date:DPDateOperator",
+        "dp_age": "anonymed.substitute.dp_age:DPAgeOperator",
+        "dp_location": "anonymed.substitute.dp_location:DPLocationOperator",
     }
 )
 
 #: the operator each label gets when the configuration does not choose one
-DEFAULT_OPERATORS: Final[Mapping[Label, str]] = MappingProxyType({label: "fake" for label in Label})
+#: dates and ages get epsilon-d-private noise (Tchouka et al.); places stay on ``fake`` because
+#: ``dp_location`` covers few note locations and its guarantee is weak across candidate sets (README).
+DEFAULT_OPERATORS: Final[Mapping[Label, str]] = MappingProxyType(
+    {**{label: "fake" for label in Label}, Label.DATE: "dp_date", Label.AGE: "dp_age"}
+)
 
 
 def operator_class(name: str) -> type[Operator]:

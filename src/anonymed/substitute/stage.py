@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
+from itertools import pairwise
 
 from anonymed.document import Document, Replacement, Span
+from anonymed.errors import ConfigError, SpanError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator
@@ -22,25 +24,32 @@ class Substituter:
         *,
         patient_key: bytes | None = None,
         epsilon: float | None = None,
+        epsilon_weights: Mapping[str, float] | None = None,
     ) -> None:
         self.operators = operators
         self.patient_key = patient_key
         self.epsilon = epsilon
+        self.epsilon_weights = dict(epsilon_weights or {})
 
     def operator_for(self, span: Span) -> Operator:
         """The operator configured for the span's label."""
-        return self.operators[span.label]
+        try:
+            return self.operators[span.label]
+        except KeyError:
+            raise ConfigError(f"no operator configured for label {span.label.value}") from None
 
     def __call__(self, doc: Document, rng: RandomSource) -> Document:
         """The document with ``output``, ``replacements`` and (if a budget is set) a privacy report."""
-        ledger = PrivacyLedger(self.epsilon) if self.epsilon is not None else None
+        ledger = None
+        if self.epsilon is not None:
+            ledger = PrivacyLedger(self.epsilon, weights=self.epsilon_weights)
         context = Context(doc, rng, ValueStreams(doc, rng, self.patient_key), doc.lang, ledger)
-        by_operator: dict[str, list[Span]] = defaultdict(list)
+        _check_disjoint(doc)
+        by_operator: dict[int, list[Span]] = defaultdict(list)
         for span in doc.spans:
-            by_operator[self.operator_for(span).name].append(span)
-        named = {op.name: op for op in self.operators.values()}
-        for name, spans in by_operator.items():
-            named[name].prepare(spans, context)
+            by_operator[id(self.operator_for(span))].append(span)
+        for spans in by_operator.values():
+            self.operator_for(spans[0]).prepare(spans, context)
         replacements = [
             Replacement(
                 s.start,
@@ -52,10 +61,21 @@ class Substituter:
             )
             for s in doc.spans
         ]
-        privacy = ledger.report() if ledger is not None else {}
+        # an operator may open an unbounded ledger when no budget is set (differentially private operators do)
+        privacy = context.ledger.report() if context.ledger is not None else {}
         return doc.evolve(
             output=splice(doc.text, replacements), replacements=tuple(replacements), privacy=privacy
         )
+
+
+def _check_disjoint(doc: Document) -> None:
+    """Refuse overlapping spans: splicing them would duplicate or leak text."""
+    ordered = sorted(doc.spans, key=lambda s: (s.start, s.end))
+    for left, right in pairwise(ordered):
+        if right.start < left.end:
+            raise SpanError(
+                f"document {doc.id!r}: spans {left.start}-{left.end} and {right.start}-{right.end} overlap"
+            )
 
 
 def splice(text: str, replacements: list[Replacement]) -> str:

@@ -1,0 +1,81 @@
+"""The ``dp_age`` operator: ages under epsilon·d-privacy in their own unit, grouped above 89 as HIPAA asks.
+
+"40 years old", "40 ans", "âgé de 40 ans", "40-year-old", "40 y/o", "98", "18 months old": the number is
+perturbed with OpenDP Laplace noise of scale ``1/epsilon`` in the age's unit (years unless a unit word
+says months, weeks, days or hours), which is ``epsilon·|a1 - a2|``-private (Tchouka et al., Sect. 4.1);
+the rest of the span is kept. Then, as post-processing of the noisy value only (so the guarantee holds):
+negative ages become 0, and any age above 89 years is written ``over89`` ("90+" by default, e.g.
+"90+ years old") so that no specific age above 89 is ever released (HIPAA Safe Harbor). A true age of 95
+may therefore come out as "88 years old"; it never comes out as "95". Ages in months, weeks, days or hours
+are capped just below 90 years. Equal ages share one draw and one charge. OpenDP's samplers cannot be
+seeded: a seeded run reproduces everything but the noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from anonymed.document import Span
+from anonymed.errors import ConfigError
+from anonymed.substitute import mechanisms
+from anonymed.substitute.base import Context
+from anonymed.substitute.dp_common import DPOperator, DPParams
+from anonymed.substitute.temporal import Temporal, Unit, parse_temporal, render_temporal
+
+#: units per year, to cap ages given in other units below 90 years
+_PER_YEAR = {Unit.YEAR: 1.0, Unit.MONTH: 12.0, Unit.WEEK: 52.1775, Unit.DAY: 365.25, Unit.HOUR: 8766.0}
+HIPAA_MAX_AGE = 89
+
+
+@dataclass(frozen=True)
+class DPAgeParams(DPParams):
+    """``over89``: what replaces the number of any age above 89 years."""
+
+    over89: str = "90+"
+
+
+def release_age(value: Temporal, noisy: int | float, over89: str) -> str:
+    """Write a noisy age: clamped at 0, grouped above 89 years (post-processing of the noisy value only)."""
+    noisy = max(noisy, 0)
+    per_year = _PER_YEAR.get(value.unit, 1.0)
+    if value.unit is Unit.YEAR and noisy > HIPAA_MAX_AGE:
+        return render_temporal(value, 90, number_text=over89)
+    limit = (HIPAA_MAX_AGE + 1) * per_year - 1
+    return render_temporal(value, min(noisy, int(limit) if isinstance(noisy, int) else limit))
+
+
+class DPAgeOperator(DPOperator):
+    """Perturb ages with Laplace noise in their unit; never write an age above 89."""
+
+    name = "dp_age"
+    params_type = DPAgeParams
+
+    def validate(self) -> None:
+        """The over-89 text must not contain digits other than 90."""
+        super().validate()
+        assert isinstance(self.params, DPAgeParams)
+        if any(ch.isdigit() for ch in self.params.over89.replace("90", "")):
+            raise ConfigError(f"dp_age over89 may only use the number 90, got {self.params.over89!r}")
+
+    def parse(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], tuple[str, Any] | None]:
+        """Each span as an amount of years (or of the unit its words name)."""
+        parsed: dict[tuple[int, int], tuple[str, Any] | None] = {}
+        for span in spans:
+            value = parse_temporal(span.text, lang=context.lang, age=True)
+            parsed[(span.start, span.end)] = (
+                None if value is None else (f"{span.label.value}:{value.key}", value)
+            )
+        return parsed
+
+    def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
+        """The span with its perturbed, HIPAA-grouped age."""
+        assert isinstance(value, Temporal) and isinstance(self.params, DPAgeParams)
+        ledger = self.ledger(context)
+        epsilon = ledger.epsilon_for(key)
+        parameters = {"unit": value.unit.value, "scale": 1.0 / epsilon, "sensitivity": 1, "over89": "grouped"}
+        quantity = value.quantity
+        noisy = ledger.draw(key, "laplace", parameters, lambda e: mechanisms.laplace_quantity(quantity, e))
+        shared.setdefault("released", {})[key] = noisy
+        return release_age(value, noisy, self.params.over89)
