@@ -51,9 +51,9 @@ class PipelineConfig:
         object.__setattr__(self, "operator_params", MappingProxyType(dict(self.operator_params)))
         object.__setattr__(self, "detector_params", MappingProxyType(dict(self.detector_params)))
         weights = {str(k).upper(): float(v) for k, v in dict(self.epsilon_weights).items()}
-        for label, weight in weights.items():
-            if label not in Label.__members__ or not weight > 0:
-                raise ConfigError(f"epsilon weight {label}={weight!r}: need a label and a positive weight")
+        for name, weight in weights.items():
+            if name not in Label.__members__ or not weight > 0:
+                raise ConfigError(f"epsilon weight {name}={weight!r}: need a label and a positive weight")
         object.__setattr__(self, "epsilon_weights", MappingProxyType(weights))
         for stage in self.stages:
             if stage not in STAGES:

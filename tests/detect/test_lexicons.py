@@ -162,7 +162,9 @@ def test_places_are_found_with_their_subtype(text: str, lang: str, place: str, l
 
 def test_states_and_countries_are_reported_only_when_regions_are_asked_for() -> None:
     text = "Lives at 123 Main Street, Baltimore, MD 21201. Moved from Canada."
-    regional = {s.text: s.full_label for s in spans_of(text, detector=LexiconDetector(LexiconParams(regions=True)))}
+    regional = {
+        s.text: s.full_label for s in spans_of(text, detector=LexiconDetector(LexiconParams(regions=True)))
+    }
     assert regional.get("MD") == "LOCATION/state"  # state code, not a doctor
     assert regional.get("Canada") == "LOCATION/country"
     assert "MD" not in found(text) and "Canada" not in found(text)  # HIPAA Safe Harbor keeps both

@@ -62,7 +62,10 @@ def test_spans_are_sorted_and_do_not_overlap() -> None:
 
 
 def test_the_english_note_yields_the_expected_phi_and_nothing_for_vitals() -> None:
-    found = {(span.full_label, span.text) for span in PatternDetector(PatternParams(times=True)).detect_text(NOTE_EN)}
+    found = {
+        (span.full_label, span.text)
+        for span in PatternDetector(PatternParams(times=True)).detect_text(NOTE_EN)
+    }
     assert {
         ("AGE/over89", "98"),
         ("DATE", "12/02/2020"),

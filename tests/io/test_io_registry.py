@@ -55,7 +55,7 @@ def test_unknown_option_is_a_config_error_naming_what_is_accepted(tmp_path: Path
 
 
 def test_every_format_has_a_reader_and_a_writer() -> None:
-    assert set(READERS) == {"txt", "jsonl", "csv", "physionet-deid", "eds-pseudo", "presidio"}
+    assert set(READERS) == {"txt", "jsonl", "csv", "physionet-deid", "eds-pseudo", "presidio", "parquet"}
     assert set(WRITERS) == {*READERS, "spans"}
 
 

@@ -58,7 +58,10 @@ SEEDABLE = {"DATE": "fake", "AGE": "fake"}
 
 
 def test_deid_with_a_seed_is_reproducible(client: TestClient) -> None:
-    assert deid(client, seed=7, operators=SEEDABLE)["output"] == deid(client, seed=7, operators=SEEDABLE)["output"]
+    assert (
+        deid(client, seed=7, operators=SEEDABLE)["output"]
+        == deid(client, seed=7, operators=SEEDABLE)["output"]
+    )
 
 
 @pytest.mark.parametrize(

@@ -19,13 +19,26 @@ from anonymed.cli.common import (
     quiet_logging,
     write_json,
 )
+from anonymed.cli.scale import (
+    SHARD_SIZE,
+    SchedulerOpt,
+    ShardSizeOpt,
+    WorkdirOpt,
+    WorkersOpt,
+    print_throughput,
+    run_sharded,
+)
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
 from anonymed.errors import ConfigError
+from anonymed.io.privacy_report import with_privacy_report
 from anonymed.io.registry import open_reader, open_writer
 from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
+from anonymed.runner.batch import BatchOptions
+from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.local import RunSummary, run_corpus
+from anonymed.runner.shards import ReaderSpec
 
 SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample" / "notes.jsonl"
 
@@ -41,6 +54,9 @@ TextFieldOpt = Annotated[str | None, typer.Option("--text-field", help="Text fie
 IdFieldOpt = Annotated[str | None, typer.Option("--id-field", help="Id field / column (jsonl, csv).")]
 DetectorsOpt = Annotated[str | None, typer.Option("--detectors", help="Comma-separated detector names.")]
 ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")]
+HighRecallOpt = Annotated[
+    bool, typer.Option("--high-recall", help="Lower thresholds and more context rules in every detector.")
+]
 SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON here.")]
 
 
@@ -55,6 +71,20 @@ def parse_operators(values: list[str] | None) -> dict[Label, str]:
             )
         chosen[Label(label.upper())] = name
     return chosen
+
+
+def parse_weights(values: list[str] | None) -> dict[str, float] | None:
+    """``["LOCATION=2"]`` -> {"LOCATION": 2.0}; None when no weight is given."""
+    weights: dict[str, float] = {}
+    for value in values or []:
+        label, sep, number = value.partition("=")
+        try:
+            weights[label.upper()] = float(number)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise ConfigError(f"--epsilon-weight expects LABEL=NUMBER, got {value!r}")
+    return weights or None
 
 
 def read_patient_key(path: Path | None) -> bytes | None:
@@ -135,6 +165,20 @@ def deid(
     progress: ProgressOpt = True,
     summary: SummaryOpt = None,
     verbose: Annotated[bool, typer.Option("--verbose")] = False,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    shard_size: ShardSizeOpt = SHARD_SIZE,
+    workdir: WorkdirOpt = None,
+    epsilon: Annotated[
+        float | None, typer.Option("--epsilon", help="Per-document privacy budget for the dp_* operators.")
+    ] = None,
+    epsilon_weight: Annotated[
+        list[str] | None, typer.Option("--epsilon-weight", help="LABEL=WEIGHT budget share, repeatable.")
+    ] = None,
+    privacy_report: Annotated[
+        Path | None, typer.Option("--privacy-report", help="Write each document's privacy report (JSONL).")
+    ] = None,
+    high_recall: HighRecallOpt = False,
 ) -> None:
     """Detect PHI and replace it with surrogates; one output record per input record, in order."""
     quiet_logging(verbose)
@@ -146,14 +190,16 @@ def deid(
             operators=parse_operators(operator),
             detectors=detectors,
             patient_key=read_patient_key(patient_key_file),
+            epsilon=epsilon,
+            epsilon_weights=parse_weights(epsilon_weight),
+            high_recall=high_recall or None,
         )
-        pipeline = Pipeline(cfg)
-        reader = open_reader(input, input_format, **reader_options(text_field, id_field, cfg.lang))
-        writer = open_writer(output, output_format, like=reader)
-        result = run_with_progress(
-            reader, writer, pipeline.run, strict=strict, label="deid", progress=progress
-        )
+        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, cfg.lang))
+        writer = with_privacy_report(open_writer(output, output_format, like=spec.open()), privacy_report)
+        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        result = run_sharded(spec, writer, PipelineFactory(cfg), options, label="deid", progress=progress)
     print_summary(result, title=f"anonymed deid -> {output}", seeded=cfg.seed is not None)
+    print_throughput(result)
     if summary is not None:
         write_json(summary, {**result.to_json(), "seeded": cfg.seed is not None})
 
@@ -171,18 +217,23 @@ def detect(
     progress: ProgressOpt = True,
     summary: SummaryOpt = None,
     verbose: Annotated[bool, typer.Option("--verbose")] = False,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    shard_size: ShardSizeOpt = SHARD_SIZE,
+    workdir: WorkdirOpt = None,
+    high_recall: HighRecallOpt = False,
 ) -> None:
     """Find PHI and write one JSON object per document: {"id", "spans": [{start, end, label, text}]}."""
     quiet_logging(verbose)
     with handled_errors():
-        cfg = build_config(config, lang=lang, detectors=detectors)
-        pipeline = Pipeline(cfg)
-        reader = open_reader(input, input_format, **reader_options(text_field, id_field, cfg.lang))
+        cfg = build_config(config, lang=lang, detectors=detectors, high_recall=high_recall or None)
+        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, cfg.lang))
+        factory = PipelineFactory(cfg, disable=("substitute",))
+        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         writer = open_writer(output, "spans")
-        result = run_with_progress(
-            reader, writer, pipeline.detect, strict=strict, label="detect", progress=progress
-        )
+        result = run_sharded(spec, writer, factory, options, label="detect", progress=progress)
     print_summary(result, title=f"anonymed detect -> {output}")
+    print_throughput(result)
     if summary is not None:
         write_json(summary, result.to_json())
 

@@ -8,10 +8,21 @@ from typing import Annotated
 import typer
 
 from anonymed.cli.common import console, handled_errors, print_summary, quiet_logging, write_json
-from anonymed.cli.deid import reader_options, run_with_progress
-from anonymed.document import Document
-from anonymed.io.registry import open_reader, open_writer
+from anonymed.cli.deid import reader_options
+from anonymed.cli.scale import (
+    SHARD_SIZE,
+    SchedulerOpt,
+    ShardSizeOpt,
+    WorkdirOpt,
+    WorkersOpt,
+    print_throughput,
+    run_sharded,
+)
+from anonymed.io.registry import open_writer
 from anonymed.obfuscate.words import WordObfuscator
+from anonymed.runner.batch import BatchOptions
+from anonymed.runner.factories import WordsFactory
+from anonymed.runner.shards import ReaderSpec
 
 app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution.", no_args_is_help=True)
 
@@ -19,22 +30,6 @@ app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution."
 @app.callback()
 def obfuscate() -> None:
     """Obfuscate whole notes so that no original token survives."""
-
-
-class _Counting:
-    """Wraps the obfuscator to count tokens over the run (for the summary)."""
-
-    def __init__(self, obfuscator: WordObfuscator) -> None:
-        self.obfuscator = obfuscator
-        self.tokens = self.unseen = self.numbers = 0
-
-    def __call__(self, doc: Document) -> Document:
-        done = self.obfuscator.obfuscate_document(doc)
-        report = done.privacy["words"]
-        self.tokens += report["tokens"]
-        self.unseen += report["unseen"]
-        self.numbers += report["numbers"]
-        return done
 
 
 @app.command("words")
@@ -68,24 +63,31 @@ def words(
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
     summary: Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")] = None,
     verbose: Annotated[bool, typer.Option("--verbose")] = False,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    shard_size: ShardSizeOpt = SHARD_SIZE,
+    workdir: WorkdirOpt = None,
 ) -> None:
     """Replace every word with a random one of its N nearest neighbours; numbers with random digits."""
     quiet_logging(verbose)
     with handled_errors():
         obfuscator = WordObfuscator(space, n=n, random_state=seed, paper_preprocessing=paper_preprocessing)
-        obfuscator.loaded_space()
-        counting = _Counting(obfuscator)
-        reader = open_reader(input, input_format, **reader_options(text_field, id_field, lang))
-        writer = open_writer(output, output_format, like=reader)
-        result = run_with_progress(reader, writer, counting, strict=strict, label="words", progress=progress)
+        obfuscator.loaded_space()  # a bad space or N fails here, before any worker starts
+        factory = WordsFactory(space, n, seed, paper_preprocessing)
+        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang))
+        writer = open_writer(output, output_format, like=spec.open())
+        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        result = run_sharded(spec, writer, factory, options, label="words", progress=progress)
     print_summary(result, title=f"anonymed obfuscate words -> {output}", seeded=seed is not None)
-    rate = counting.tokens / result.seconds if result.seconds > 0 else 0.0
+    print_throughput(result)
+    counts = result.counters
+    rate = counts["tokens"] / result.seconds if result.seconds > 0 else 0.0
     console.print(
-        f"{counting.tokens} tokens replaced ({counting.unseen} unseen words, {counting.numbers} numbers), "
+        f"{counts['tokens']} tokens replaced ({counts['unseen']} unseen words, {counts['numbers']} numbers), "
         f"{rate:,.0f} tokens/s"
     )
     if summary is not None:
-        tokens = {"tokens": counting.tokens, "unseen": counting.unseen, "numbers": counting.numbers}
+        tokens = {"tokens": counts["tokens"], "unseen": counts["unseen"], "numbers": counts["numbers"]}
         write_json(
             summary, {**result.to_json(), **tokens, "n": str(obfuscator.degree), "seeded": seed is not None}
         )

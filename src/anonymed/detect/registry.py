@@ -7,8 +7,8 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from anonymed._lazy import resolve
-from anonymed.errors import ConfigError
 from anonymed.detect.base import Detector
+from anonymed.errors import ConfigError
 
 #: name -> "module:Class"; imported lazily so heavy detectors cost nothing until asked for.
 DETECTORS: Final[Mapping[str, str]] = MappingProxyType(

@@ -13,6 +13,7 @@ from anonymed.io.base import Reader, Writer
 from anonymed.io.csv_io import CsvReader, CsvWriter
 from anonymed.io.eds_pseudo import EdsPseudoReader, EdsPseudoWriter
 from anonymed.io.jsonl import JsonlReader, JsonlWriter
+from anonymed.io.parquet import ParquetReader, ParquetWriter
 from anonymed.io.physionet import PhysionetReader, PhysionetWriter
 from anonymed.io.presidio import PresidioReader, PresidioWriter
 from anonymed.io.spans import SpansWriter
@@ -27,6 +28,7 @@ READERS: Final[Mapping[str, type[Reader]]] = MappingProxyType(
         "physionet-deid": PhysionetReader,
         "eds-pseudo": EdsPseudoReader,
         "presidio": PresidioReader,
+        "parquet": ParquetReader,
     }
 )
 
@@ -40,12 +42,20 @@ WRITERS: Final[Mapping[str, type[Writer]]] = MappingProxyType(
         "eds-pseudo": EdsPseudoWriter,
         "presidio": PresidioWriter,
         "spans": SpansWriter,
+        "parquet": ParquetWriter,
     }
 )
 
 #: file extensions that name a format
 SUFFIXES: Final[Mapping[str, str]] = MappingProxyType(
-    {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".txt": "txt", ".text": "physionet-deid"}
+    {
+        ".jsonl": "jsonl",
+        ".ndjson": "jsonl",
+        ".csv": "csv",
+        ".txt": "txt",
+        ".text": "physionet-deid",
+        ".parquet": "parquet",
+    }
 )
 
 #: output extensions each format accepts ("" = a folder or a path without extension)
@@ -57,6 +67,7 @@ OUTPUT_SUFFIXES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "physionet-deid": ("", ".text"),
         "eds-pseudo": (".jsonl", ".ndjson"),
         "presidio": (".json",),
+        "parquet": (".parquet",),
     }
 )
 

@@ -1,0 +1,141 @@
+"""Detect-and-replace vs Presidio on the PhysioNet deid development notes: notes per second and recall.
+
+Usage: python benchmarks/deid_vs_presidio.py [--data /work/shared/data] [--limit N]
+
+Needs the ``bench`` extra (``pip install -e '.[bench]'``: presidio-analyzer). Presidio runs with its
+predefined pattern recognizers behind its no-op NLP engine (no spaCy model is downloaded or loaded), and
+with a spaCy model only if one is installed. Both systems see the same notes; recall is token-level and
+label-blind (``evaluate_detection``), with strict entity recall beside it. Speed is given as wall-clock
+notes/s and as notes per CPU-second of this process (the machine may be shared; CPU time is the fairer
+per-core rate). Models are loaded before the clock starts. Figures on this split are development figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from anonymed.config import PipelineConfig
+from anonymed.document import Document, Span
+from anonymed.evaluate.detection import DetectionReport, evaluate_detection
+from anonymed.io.physionet import PhysionetReader
+from anonymed.labels import PRESIDIO_LABELS, Label
+from anonymed.pipeline import Pipeline
+
+Detect = Callable[[Document], Sequence[Span]]
+HEADER = (
+    "| system | notes/s (wall) | notes/CPU-s | token recall % | entity recall % | NAME recall % "
+    "| token precision % |"
+)
+
+
+def load_notes(data: Path, limit: int | None) -> list[Document]:
+    """The development notes with their gold spans."""
+    notes = [r for r in PhysionetReader(data / "physionet_deid") if isinstance(r, Document)]
+    return notes[:limit] if limit else notes
+
+
+def measure(name: str, notes: list[Document], detect: Detect) -> dict[str, Any]:
+    """Run ``detect`` over the notes; speed (wall and CPU) and the detection report."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    predicted = [detect(doc) for doc in notes]
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    report = evaluate_detection(zip(notes, predicted, strict=True))
+    return {"system": name, "notes": len(notes), "wall": wall, "cpu": cpu, "report": report}
+
+
+def anonymed_detect() -> tuple[Detect, Callable[[Document], Document]]:
+    """anonymed's default detectors (patterns + lexicons), and the full detect-and-replace pipeline."""
+    pipeline = Pipeline(PipelineConfig(seed=0))
+    pipeline.run(Document("warm", "Seen by Dr Smith on 3/4/2020."))  # load lexicons and operators
+    return (lambda doc: pipeline.detect(doc).spans), pipeline.run
+
+
+def presidio_detect(model: str | None) -> Detect:
+    """Presidio's predefined recognizers; with ``model`` None, behind the no-op NLP engine."""
+    from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+    from presidio_analyzer.nlp_engine.no_op_nlp_engine import NoOpNlpEngine
+
+    if model is None:
+        engine: Any = NoOpNlpEngine(models=[{"lang_code": "en", "model_name": "none"}])
+    else:
+        config = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]}
+        engine = NlpEngineProvider(nlp_configuration=config).create_engine()
+    registry = RecognizerRegistry(supported_languages=["en"])
+    registry.load_predefined_recognizers(languages=["en"], nlp_engine=engine)
+    if model is None:
+        registry.remove_recognizer("SpacyRecognizer")
+    analyzer = AnalyzerEngine(registry=registry, nlp_engine=engine, supported_languages=["en"])
+    analyzer.analyze("warm up 212-555-1234", language="en")
+
+    def detect(doc: Document) -> Sequence[Span]:
+        spans = []
+        for hit in analyzer.analyze(doc.text, language="en"):
+            label = PRESIDIO_LABELS.get(hit.entity_type, (Label.OTHER, None))[0]
+            spans.append(Span.of(doc.text, hit.start, hit.end, label, source="presidio"))
+        return spans
+
+    return detect
+
+
+def installed_spacy_model() -> str | None:
+    """The first English spaCy model installed, if any (none is downloaded here)."""
+    try:
+        import spacy.util
+    except ImportError:
+        return None
+    for name in ("en_core_web_lg", "en_core_web_md", "en_core_web_sm", "en_core_web_trf"):
+        if spacy.util.is_package(name):
+            return name
+    return None
+
+
+def row(result: dict[str, Any]) -> str:
+    """One Markdown table row."""
+    report: DetectionReport = result["report"]
+    tokens, entities = report.overall.tokens, report.overall.entities
+    names = next((r.tokens.recall for r in report.by_label if r.key == "NAME"), None)
+
+    def pct(value: float | None) -> str:
+        return "-" if value is None else f"{100 * value:.1f}"
+
+    speed = f"{result['notes'] / result['wall']:,.0f} | {result['notes'] / result['cpu']:,.0f}"
+    recall = f"{pct(tokens.recall)} | {pct(entities.recall)} | {pct(names)} | {pct(tokens.precision)}"
+    return f"| {result['system']} | {speed} | {recall} |"
+
+
+def main() -> None:
+    """Measure, then print the table and the conditions."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument("--limit", type=int, default=None)
+    args = parser.parse_args()
+    notes = load_notes(args.data, args.limit)
+    load = os.getloadavg()[0]
+    detect, deid = anonymed_detect()
+    results = [measure("anonymed detect (patterns + lexicons)", notes, detect)]
+    full = measure("anonymed deid (detect + replace)", notes, lambda doc: deid(doc).spans)
+    results.append(full)
+    results.append(measure("Presidio, pattern recognizers (no-op NLP engine)", notes, presidio_detect(None)))
+    model = installed_spacy_model()
+    if model is not None:
+        results.append(measure(f"Presidio + spaCy {model}", notes, presidio_detect(model)))
+    cores = os.cpu_count()
+    print(f"{len(notes)} PhysioNet deid dev notes; load average at start {load:.2f} on {cores} cores")
+    print(HEADER)
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for result in results:
+        print(row(result))
+    anon, presidio = results[0], results[2]
+    print(f"speed ratio anonymed detect / Presidio patterns (CPU): {presidio['cpu'] / anon['cpu']:.2f}x")
+    if model is None:
+        print("Presidio with a spaCy model: not run (no English spaCy model installed; none downloaded)")
+
+
+if __name__ == "__main__":
+    main()

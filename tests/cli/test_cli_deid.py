@@ -1,0 +1,82 @@
+"""``anonymed deid`` / ``detect`` / ``demo`` end to end on small files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from anonymed.cli import app
+from anonymed.cli.deid import SAMPLE
+
+runner = CliRunner()
+
+
+def write_notes(path: Path) -> None:
+    lines = [
+        json.dumps({"id": "a", "site": "x", "text": "Seen by Dr. Helen Park on 02/12/2020, aged 40 years."}),
+        "{not json",  # malformed line: reported, counted, kept as a placeholder
+        json.dumps({"id": "c", "site": "y", "text": "Call (617) 555-0142. Mr. JOHN DURAND."}),
+    ]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_deid_keeps_every_record_in_order_and_writes_a_privacy_report(tmp_path: Path) -> None:
+    src, out, report = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "privacy.jsonl"
+    write_notes(src)
+    result = runner.invoke(
+        app,
+        [
+            "deid",
+            str(src),
+            "-o",
+            str(out),
+            "--epsilon",
+            "1",
+            "--privacy-report",
+            str(report),
+            "--no-progress",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r.get("id") for r in rows] == ["a", "2", "c"]
+    assert "anonymed_error" in rows[1] and rows[0]["site"] == "x"
+    assert "Helen Park" not in rows[0]["text"] and "555-0142" not in rows[2]["text"]
+    privacy = [json.loads(line) for line in report.read_text().splitlines()]
+    assert privacy[0]["privacy"]["epsilon_total"] == 1.0
+    assert privacy[0]["privacy"]["epsilon_spent"] <= 1.0
+
+
+def test_strict_deid_stops_and_leaves_no_output(tmp_path: Path) -> None:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    write_notes(src)
+    result = runner.invoke(app, ["deid", str(src), "-o", str(out), "--strict", "--no-progress"])
+    assert result.exit_code != 0
+    assert not out.exists()
+
+
+def test_bad_options_name_the_value(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    write_notes(src)
+    result = runner.invoke(
+        app, ["deid", str(src), "-o", str(tmp_path / "o.jsonl"), "--operator", "NAME=shred"]
+    )
+    assert result.exit_code == 2
+    assert "shred" in result.output
+
+
+def test_detect_writes_the_spans_contract(tmp_path: Path) -> None:
+    out = tmp_path / "spans.jsonl"
+    result = runner.invoke(app, ["detect", str(SAMPLE), "-o", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    first = json.loads(out.read_text().splitlines()[0])
+    assert first["id"] == "sample-1"
+    assert {"start", "end", "label", "text"} <= set(first["spans"][0])
+
+
+def test_demo_prints_before_and_after() -> None:
+    result = runner.invoke(app, ["demo", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "sample-5" in result.output
