@@ -201,7 +201,8 @@ def run_batch(
     started = time.perf_counter()
     plan = plan_shards(spec, options.shard_size)
     run = hashlib.blake2b(f"{plan.fingerprint}:{factory.fingerprint()}".encode(), digest_size=16).hexdigest()
-    with Manifest(options.workdir or default_workdir(writer.path), run) as manifest:
+    workdir = (options.workdir or default_workdir(writer.path)).absolute()  # workers may run elsewhere
+    with Manifest(workdir, run) as manifest:
         summary = BatchSummary(shards=len(plan.shards))
         assembler = _Assembler(writer, manifest)
 

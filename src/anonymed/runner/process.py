@@ -16,7 +16,6 @@ is the same whatever the number of workers.
 from __future__ import annotations
 
 import hashlib
-import pickle
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -30,7 +29,7 @@ from anonymed.io.base import Record
 from anonymed.randomness import RandomSource, check_random_state
 from anonymed.runner.local import run_corpus
 from anonymed.runner.manifest import ShardResult
-from anonymed.runner.shardfile import ShardFileWriter
+from anonymed.runner.shardfile import ShardFileWriter, dumps
 from anonymed.runner.shards import ReaderSpec, Shard, read_shard
 
 Process = Callable[[Document], Document]
@@ -61,7 +60,7 @@ class ProcessFactory(ABC):
 
     def fingerprint(self) -> str:
         """A digest of what the process does: finished shards of another process are not reused."""
-        return hashlib.blake2b(pickle.dumps(self), digest_size=16).hexdigest()
+        return hashlib.blake2b(dumps(self), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -67,8 +67,8 @@ class ReaderSpec:
 
     @classmethod
     def of(cls, path: str | Path, fmt: str | None = None, **options: Any) -> ReaderSpec:
-        """A spec with the format guessed from the path when not given."""
-        path = Path(path)
+        """A spec with an absolute path (workers may run elsewhere) and the format guessed if not given."""
+        path = Path(path).absolute()
         return cls(path, fmt or guess_format(path), dict(options))
 
     def open(self) -> Reader:
