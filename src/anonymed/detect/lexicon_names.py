@@ -26,6 +26,10 @@ UNK_NONE: Final = 0
 UNK_STAND: Final = 1  # only if it stands out by its capitals in a note not written in capitals
 UNK_ANY: Final = 2
 
+#: name words looked at on each side of a listed name by ``_plain`` (``_extend`` grows longer runs); the
+#: bound keeps a long run of capitalised words linear instead of quadratic
+PLAIN_REACH: Final = 8
+
 #: name hits: token index -> (score, subtype)
 Marks = dict[int, tuple[float, str | None]]
 
@@ -279,13 +283,11 @@ def _plain(view: View, i: int, marks: Marks, *, high_recall: bool) -> None:
     if i in marks or (not view.given[i] and view.kinds[i] != STRONG):
         return
     unknown = UNK_STAND
-    start = i
-    while start > 0 and view.joined(start - 1) and _part(view, start - 1, weak=WEAK_NONE, unknown=unknown):
+    start, low, high = i, max(0, i - PLAIN_REACH), min(len(view.tokens), i + 1 + PLAIN_REACH)
+    while start > low and view.joined(start - 1) and _part(view, start - 1, weak=WEAK_NONE, unknown=unknown):
         start -= 1
     end = i + 1
-    while (
-        end < len(view.tokens) and view.joined(end - 1) and _part(view, end, weak=WEAK_NONE, unknown=unknown)
-    ):
+    while end < high and view.joined(end - 1) and _part(view, end, weak=WEAK_NONE, unknown=unknown):
         end += 1
     solid = view.kinds[i] == STRONG or (view.stand[i] and not _sentence_start(view, i))
     if end - start >= 2 and solid and view.given[i] and view.capital[i]:

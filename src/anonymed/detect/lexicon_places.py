@@ -97,13 +97,14 @@ def gazetteer_hits(view: View, gaz: Gazetteer, lists: NameLists) -> list[Hit]:
     hits: list[Hit] = []
     tokens = view.tokens
     index = gaz.index
+    keys_at = [token.key for token in tokens]  # compared by slices: a common first word has 100+ places
     i = 0
     while i < len(tokens):
         candidates = index.get(tokens[i].key) if view.capital[i] else None
         found = None
         for keys, subtype in candidates or ():
             end = i + len(keys)
-            if end > len(tokens) or not all(tokens[i + k].key == key for k, key in enumerate(keys)):
+            if end > len(tokens) or tuple(keys_at[i:end]) != keys:
                 continue
             if (
                 not view.capital[end - 1]

@@ -9,6 +9,7 @@ from typing import Any, Final
 from anonymed._lazy import resolve
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
+from anonymed.params import check_types
 from anonymed.substitute.base import Operator
 
 #: name -> "module:Class"
@@ -44,6 +45,7 @@ def build_operator(name: str, params: Mapping[str, Any] | None = None) -> Operat
         typed = cls.params_type(**dict(params or {}))
     except TypeError as exc:
         raise ConfigError(f"bad parameters for operator {name!r}: {exc}") from None
+    check_types(typed, f"operator {name!r}")
     operator = cls(typed)
     operator.validate()
     return operator

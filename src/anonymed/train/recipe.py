@@ -1,0 +1,135 @@
+"""How a shipped tagger model is made: which corpora, how many synthetic notes, which settings."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from anonymed.detect.tagger_features import FeatureLexicons
+from anonymed.detect.tagger_model import DEFAULT_HINTS, TaggerModel, TrainingParams, train_model
+from anonymed.document import Document
+from anonymed.errors import ConfigError
+from anonymed.labels import Label
+from anonymed.train.corpora import read_gold_documents, read_wikiann
+from anonymed.train.feature_lexicons import build_lexicons
+from anonymed.train.synthetic import synthetic_notes
+
+#: per language: the annotated development corpus (path under the training root, reader format)
+DEV_CORPORA: Final = {
+    "en": ("physionet_deid/id.text", "physionet-deid"),
+    "fr": ("eds_pseudo/dev.jsonl", "eds-pseudo"),
+}
+#: per language: the WikiANN subset (path under the training root)
+WIKIANN: Final = {"en": "wikiann/en.conll", "fr": "wikiann/fr.conll"}
+
+
+def training_root() -> Path:
+    """The folder of the training data shipped in the package (``anonymed/resources/training``)."""
+    return Path(str(resources.files("anonymed").joinpath("resources", "training")))
+
+
+@dataclass(frozen=True)
+class RecognizerRecipe:
+    """Everything that decides a trained tagger model (same recipe, same data: same model)."""
+
+    lang: str
+    data: Path | None = None
+    synthetic_copies: int = 2
+    wikiann_sentences: int = 0
+    seed: int = 0
+    training: TrainingParams = field(default_factory=TrainingParams)
+    hints: tuple[tuple[str, dict[str, Any]], ...] = DEFAULT_HINTS
+
+    def __post_init__(self) -> None:
+        if self.lang not in DEV_CORPORA:
+            raise ConfigError(f"no training recipe for language {self.lang!r}; known: {sorted(DEV_CORPORA)}")
+        if self.synthetic_copies < 0 or self.wikiann_sentences < 0:
+            raise ConfigError("synthetic_copies and wikiann_sentences must be >= 0")
+
+    @property
+    def root(self) -> Path:
+        """The training data folder in use."""
+        return self.data if self.data is not None else training_root()
+
+    def describe(self) -> dict[str, Any]:
+        """The recipe as JSON-friendly metadata (stored with the model; no paths)."""
+        info = asdict(self)
+        info.pop("data")
+        info["hints"] = [list(pair) for pair in self.hints]
+        return info
+
+
+def dev_documents(recipe: RecognizerRecipe) -> list[Document]:
+    """The annotated development notes of the recipe's language."""
+    relative, fmt = DEV_CORPORA[recipe.lang]
+    return read_gold_documents(recipe.root / relative, fmt, recipe.lang)
+
+
+def wikiann_documents(recipe: RecognizerRecipe) -> list[Document]:
+    """All WikiANN sentences shipped for the recipe's language."""
+    return read_wikiann(recipe.root / WIKIANN[recipe.lang], recipe.lang)
+
+
+def group_of(doc: Document) -> str:
+    """The cross-validation group of a note: its patient, else the note itself."""
+    return doc.patient_id or doc.id
+
+
+def folds(docs: Sequence[Document], k: int, seed: int = 0) -> list[int]:
+    """A fold number in ``range(k)`` per document; all notes of one patient share a fold."""
+    groups = sorted({group_of(doc) for doc in docs})
+    random.Random(seed).shuffle(groups)  # fixed split of the evaluation, not a privacy-relevant draw
+    fold_of = {group: index % k for index, group in enumerate(groups)}
+    return [fold_of[group_of(doc)] for doc in docs]
+
+
+def training_documents(
+    recipe: RecognizerRecipe, dev: Sequence[Document], wiki: Sequence[Document], *, seed: int | None = None
+) -> list[Document]:
+    """Dev notes, their surrogate-filled copies, and WikiANN sentences without organisations."""
+    copies = synthetic_notes(
+        dev, recipe.lang, copies=recipe.synthetic_copies, seed=recipe.seed if seed is None else seed
+    )
+    general = [doc for doc in wiki if all(s.label is not Label.ORGANIZATION for s in doc.gold)]
+    return [*dev, *copies, *general[: recipe.wikiann_sentences]]
+
+
+def recipe_lexicons(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> FeatureLexicons:
+    """The feature lexicons of the recipe's language."""
+    return build_lexicons(recipe.lang, wiki)
+
+
+def train_recognizer(
+    recipe: RecognizerRecipe,
+    out: Path,
+    *,
+    on_document: Callable[[], None] | None = None,
+    on_iteration: Callable[[int], None] | None = None,
+) -> TaggerModel:
+    """Train the tagger of ``recipe`` on all its data and write the model folder ``out``."""
+    dev = dev_documents(recipe)
+    wiki = wikiann_documents(recipe)
+    docs = training_documents(recipe, dev, wiki)
+    return train_model(
+        docs,
+        recipe_lexicons(recipe, wiki),
+        out,
+        params=recipe.training,
+        hints=recipe.hints,
+        meta={"lang": recipe.lang, "recipe": recipe.describe(), "documents": len(docs)},
+        on_document=on_document,
+        on_iteration=on_iteration,
+    )
+
+
+def document_count(recipe: RecognizerRecipe) -> int:
+    """How many training documents the recipe yields (for a progress bar)."""
+    dev = dev_documents(recipe)
+    wiki = wikiann_documents(recipe)
+    with_gold = sum(1 for doc in dev if doc.gold)
+    general = sum(1 for doc in wiki if all(s.label is not Label.ORGANIZATION for s in doc.gold))
+    return len(dev) + with_gold * recipe.synthetic_copies + min(general, recipe.wikiann_sentences)
