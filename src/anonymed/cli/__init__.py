@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from anonymed.cli import deid, embed, evaluate, obfuscate, serve, train
+from anonymed.cli import bank, deid, embed, evaluate, obfuscate, serve, train
 
 app = typer.Typer(
     name="anonymed",
@@ -17,6 +17,7 @@ serve.register(app)
 app.add_typer(evaluate.app, name="evaluate", help="Measure detection, anonymity and utility.")
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
 app.add_typer(obfuscate.app, name="obfuscate", help="Replace every word with a random near neighbour.")
+app.add_typer(bank.app, name="bank", help="Build sentence banks for sentence substitution.")
 app.add_typer(train.app, name="train", help="Train anonymed's models (the PHI recognizer).")
 
 

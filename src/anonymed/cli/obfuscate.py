@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from anonymed.cli import sentences as sentence_commands
 from anonymed.cli.common import console, handled_errors, print_summary, quiet_logging, write_json
 from anonymed.cli.deid import reader_options
 from anonymed.cli.scale import (
@@ -30,6 +31,10 @@ app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution."
 @app.callback()
 def obfuscate() -> None:
     """Obfuscate whole notes so that no original token survives."""
+
+
+app.command("sentences")(sentence_commands.sentences)
+app.command("hybrid")(sentence_commands.hybrid)
 
 
 @app.command("words")

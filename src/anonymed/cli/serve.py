@@ -49,6 +49,9 @@ def serve(
     word_space: Annotated[
         Path | None, typer.Option("--word-space", help="Embedding space folder for word substitution.")
     ] = None,
+    sentence_bank: Annotated[
+        Path | None, typer.Option("--sentence-bank", help="Bank folder for sentence substitution.")
+    ] = None,
     cors_origin: Annotated[
         list[str] | None,
         typer.Option("--cors-origin", help="Allowed browser origin, repeatable (none: closed)."),
@@ -69,6 +72,7 @@ def serve(
             workers=workers,
             languages=tuple(x.strip() for x in lang.split(",") if x.strip()),
             word_space=word_space,
+            sentence_bank=sentence_bank,
             api_key=read_api_key(),
             cors_origins=tuple(cors_origin or ()),
         )

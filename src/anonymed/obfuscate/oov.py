@@ -14,6 +14,9 @@ from anonymed.randomness import RandomSource
 MIN_POOL = 20
 RETRIES = 8
 CACHE = 100_000
+#: characters of an unseen word its subword vector is built from: a longer "word" (a megabyte of letters)
+#: would otherwise cost time and memory in proportion to its length, and stay in the cache
+SUBWORD_CHARS = 64
 
 
 class UnseenWords(ABC):
@@ -60,6 +63,7 @@ class SubwordNeighbours(UnseenWords):
         """The nearest known word (cosine of full fastText vectors) of each key, cached per process."""
         subwords = self.space.subwords
         assert subwords is not None
+        keys = [k[:SUBWORD_CHARS] for k in keys]
         new = [k for k in dict.fromkeys(keys) if k not in self._anchors]
         if new:
             if len(self._anchors) + len(new) > CACHE:

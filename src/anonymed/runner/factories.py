@@ -94,3 +94,69 @@ class WordsFactory(ProcessFactory):
         """A digest of the parameters and of the space folder's identity."""
         space = None if self.space is None else str(Path(self.space).resolve())
         return _digest(["words", space, self.n, self.seed, self.paper_preprocessing])
+
+
+@dataclass(frozen=True)
+class SentencesFactory(ProcessFactory):
+    """Sentence substitution (``anonymed obfuscate sentences``): sentences become near bank sentences."""
+
+    bank: Path | None = None
+    k: int = 5
+    seed: int | None = None
+    name = "sentences"
+
+    def build(self) -> Process:
+        """An obfuscator with its bank (index and encoder) loaded."""
+        from anonymed.obfuscate.sentences import SentenceObfuscator
+
+        obfuscator = SentenceObfuscator(self.bank, k=self.k, random_state=self.seed)
+        obfuscator.loaded_bank()
+        return obfuscator.obfuscate_document
+
+    def tally(self, doc: Document) -> Mapping[str, int]:
+        """Sentences replaced in the document."""
+        return {"sentences": int(doc.privacy.get("sentences", {}).get("sentences", 0))}
+
+    def fingerprint(self) -> str:
+        """A digest of the parameters and of the bank folder's identity."""
+        bank = None if self.bank is None else str(Path(self.bank).resolve())
+        return _digest(["sentences", bank, self.k, self.seed])
+
+
+def _hybrid_factory(fields: dict[str, Any], rest: dict[str, Any]) -> HybridFactory:
+    return HybridFactory(PipelineConfig(**fields), **rest)
+
+
+@dataclass(frozen=True)
+class HybridFactory(ProcessFactory):
+    """Hybrid mode (``anonymed obfuscate hybrid``): detect-and-replace, then word or sentence substitution."""
+
+    config: PipelineConfig
+    then: str = "sentences"
+    k: int = 5
+    n: str = "5"
+    bank: Path | None = None
+    space: Path | None = None
+    name = "hybrid"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        rest = {"then": self.then, "k": self.k, "n": self.n, "bank": self.bank, "space": self.space}
+        return _hybrid_factory, (_config_fields(self.config), rest)
+
+    def build(self) -> Process:
+        """The pipeline and the second stage, loaded."""
+        from anonymed.obfuscate.hybrid import HybridConfig, HybridObfuscator
+
+        config = HybridConfig(self.config, self.then, self.k, self.n, self.bank, self.space)
+        return HybridObfuscator(config).load()
+
+    def tally(self, doc: Document) -> Mapping[str, int]:
+        """Sentences or tokens replaced by the second stage."""
+        report = doc.privacy.get(self.then, {})
+        return {key: int(report.get(key, 0)) for key in ("sentences", "tokens") if key in report}
+
+    def fingerprint(self) -> str:
+        """A digest of the pipeline configuration and of the second stage's parameters."""
+        resources = [None if p is None else str(Path(p).resolve()) for p in (self.bank, self.space)]
+        pipeline = PipelineFactory(self.config).fingerprint()
+        return _digest(["hybrid", pipeline, self.then, self.k, self.n, resources])

@@ -32,7 +32,7 @@ class Engine:
     def __init__(self, settings: ServiceSettings) -> None:
         self.settings = settings
         self.words = WordMethod(settings.word_space)
-        self.sentences = SentenceMethod()
+        self.sentences = SentenceMethod(settings.sentence_bank)
         self.ready = False
         self._pipelines: dict[tuple[str, tuple[str, ...]], Pipeline] = {}
         self._lock = threading.Lock()

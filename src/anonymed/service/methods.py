@@ -86,25 +86,57 @@ class WordMethod:
 
 
 class SentenceMethod:
-    """Sentence substitution: offered once its module and a bank exist in this build."""
+    """Sentence substitution over one replacement bank, loaded once; offered when the service names a bank."""
 
-    def __init__(self) -> None:
-        self.reason: str | None = "sentence substitution is not available in this build"
+    def __init__(self, bank_path: Path | None = None) -> None:
+        self.bank_path = bank_path
+        self.bank: Any = None
+        self.reason: str | None = (
+            "sentence substitution needs a bank (start the service with --sentence-bank)"
+        )
+        self._obfuscators: dict[int, Any] = {}
+        self._lock = threading.Lock()
 
     @property
     def available(self) -> bool:
-        """Always False until the sentence substitution stage is wired into the service."""
-        return False
+        """Whether a bank is loaded."""
+        return self.bank is not None
 
     def load(self) -> None:
-        """Record whether the module exists (it is not wired into the service yet)."""
-        try:
-            importlib.import_module("anonymed.obfuscate.sentences")
-        except ImportError:
-            self.reason = "sentence substitution is not available in this build"
+        """Import the sentence substitution module and load the bank; remember why not on failure."""
+        if self.bank_path is None:
             return
-        self.reason = "sentence substitution is installed but not yet offered by the service"
+        try:
+            banks = importlib.import_module("anonymed.obfuscate.banks")
+            importlib.import_module("anonymed.obfuscate.sentences")
+        except ImportError as exc:
+            log.warning("sentence substitution unavailable: %s", type(exc).__name__)
+            self.reason = "sentence substitution is not installed (install anonymed[embed])"
+            return
+        try:
+            self.bank = banks.load_bank(self.bank_path)
+        except AnonymedError as exc:
+            log.warning("sentence substitution unavailable: %s", exc)
+            self.reason = "sentence substitution needs a bank and none could be loaded"
+            return
+        self.reason = None
+        self.bank.encoder.encode(["warm up"])
+
+    def obfuscator(self, k: int) -> Any:
+        """The obfuscator drawing from the ``k`` nearest sentences (built once, shared between requests)."""
+        if self.bank is None:
+            raise MethodUnavailable(self.reason or "sentence substitution is unavailable")
+        if k >= len(self.bank):
+            raise ConfigError(f"k={k} needs a bank of more than {k} sentences, this one has {len(self.bank)}")
+        sentences = importlib.import_module("anonymed.obfuscate.sentences")
+        with self._lock:
+            if k not in self._obfuscators:
+                self._obfuscators[k] = sentences.SentenceObfuscator(self.bank, k)
+            return self._obfuscators[k]
 
     def apply(self, doc: Document, k: int, rng: RandomSource) -> Document:
-        """Refuse: see ``reason``."""
-        raise MethodUnavailable(self.reason or "sentence substitution is unavailable")
+        """The document with every sentence of ``doc.result`` replaced; counts in ``privacy['sentences']``."""
+        obfuscator = self.obfuscator(k)
+        result = obfuscator.obfuscate(doc.result, rng)
+        report = {"method": "sentence_substitution", "k": k, "sentences": result.sentences}
+        return doc.evolve(output=result.text, privacy={**doc.privacy, "sentences": report})

@@ -24,6 +24,7 @@ class ServiceSettings:
     workers: int = 2
     languages: tuple[str, ...] = LANGUAGES
     word_space: Path | None = None
+    sentence_bank: Path | None = None
     api_key: str | None = field(default=None, repr=False)
     cors_origins: tuple[str, ...] = ()
 

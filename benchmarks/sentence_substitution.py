@@ -1,0 +1,211 @@
+"""Sentence substitution figures for the README: splitter accuracy, encoder speed, search cost, build time.
+
+    python benchmarks/sentence_substitution.py splitting  # boundary F1 on hand-checked notes, vs pysbd, spaCy
+    python benchmarks/sentence_substitution.py speed      # sentences/s per core; search vs encode, 150k bank
+    python benchmarks/sentence_substitution.py build      # build the default bank into a fresh cache, timed
+
+Single-threaded (torch, faiss and BLAS pinned to one thread) so that the figures are per core. The speed
+run needs the default bank (built on first use) and, for MiniLM, torch and sentence-transformers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import numpy as np  # noqa: E402
+
+from anonymed.obfuscate.splitter import split_sentences  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLD = ROOT / "tests" / "fixtures" / "sentences"
+BANK_SIZE = 150_000
+BATCH = 512
+
+
+def _starts(text: str, spans: list[tuple[int, int]]) -> set[int]:
+    word = re.compile(r"\w")
+    return {m.start() for s, e in spans if (m := word.search(text, s, e))}
+
+
+def _splitters() -> dict[str, Callable[[str], list[tuple[int, int]]]]:
+    found: dict[str, Callable[[str], list[tuple[int, int]]]] = {
+        "anonymed": lambda t: [(s.start, s.end) for s in split_sentences(t)]
+    }
+    try:
+        import pysbd
+
+        segmenter = pysbd.Segmenter(language="en", clean=False, char_span=True)
+        found["pysbd 0.3.4"] = lambda t: [(c.start, c.end) for c in segmenter.segment(t)]
+    except ImportError:
+        pass
+    try:
+        import spacy
+
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+        found[f"spaCy {spacy.__version__} sentencizer"] = lambda t: [
+            (s.start_char, s.end_char) for s in nlp(t).sents
+        ]
+    except ImportError:
+        pass
+    return found
+
+
+def splitting() -> None:
+    """Boundary precision / recall / F1 (sentence starts) on the two hand-checked samples."""
+    print("| splitter | sample | sentences | precision | recall | F1 |")
+    print("|---|---|---|---|---|---|")
+    for name, split in _splitters().items():
+        for sample in ("clinical_gold.jsonl", "clinical_heldout.jsonl"):
+            tp = fp = fn = gold_count = 0
+            for line in (GOLD / sample).read_text(encoding="utf-8").splitlines():
+                record = json.loads(line)
+                predicted, gold = _starts(record["text"], split(record["text"])), set(record["starts"])
+                tp, fp, fn = (
+                    tp + len(predicted & gold),
+                    fp + len(predicted - gold),
+                    fn + len(gold - predicted),
+                )
+                gold_count += len(gold)
+            precision, recall = tp / (tp + fp), tp / (tp + fn)
+            f1 = 2 * precision * recall / (precision + recall)
+            print(f"| {name} | {sample} | {gold_count} | {precision:.3f} | {recall:.3f} | {f1:.3f} |")
+
+
+def _mtsamples_sentences(limit: int) -> list[str]:
+    from anonymed.obfuscate.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
+
+    out: list[str] = []
+    with open_corpus(MTSAMPLES, "csv", **MTSAMPLES_OPTIONS) as reader:
+        for doc in documents(reader, []):
+            out.extend(doc.text[s.start : s.end] for s in split_sentences(doc.text))
+            if len(out) >= 4 * limit:
+                break
+    rng = np.random.default_rng(0)
+    return [out[i] for i in rng.choice(len(out), size=limit, replace=False)]
+
+
+def _padded(vectors: np.ndarray, size: int) -> np.ndarray:
+    """``vectors`` plus random unit vectors up to ``size`` rows (the real bank is smaller than 150k)."""
+    extra = np.random.default_rng(1).standard_normal((max(0, size - len(vectors)), vectors.shape[1]))
+    extra = (extra / np.linalg.norm(extra, axis=1, keepdims=True)).astype(np.float32)
+    return np.ascontiguousarray(np.vstack([vectors, extra]), dtype=np.float32)
+
+
+def _timed(call: Callable[[], object], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _search_row(name: str, encoder: object, vectors: np.ndarray, queries: list[str]) -> None:
+    import faiss
+
+    from anonymed.obfuscate.banks import Bank, IndexParams, build_index, keys_of
+
+    encode = encoder.encode  # type: ignore[attr-defined]
+    query_vectors = encode(queries)
+    encode_s = _timed(lambda: encode(queries), repeat=1) / len(queries)
+    keys = keys_of(queries)
+    for kind in ("flat", "ivf", "hnsw"):
+        params = IndexParams(kind=kind)  # type: ignore[arg-type]
+        started = time.perf_counter()
+        index = build_index(vectors, params)
+        built_s = time.perf_counter() - started
+        bank = Bank(
+            tuple(str(i) for i in range(len(vectors))),
+            np.arange(len(vectors), dtype=np.uint64),
+            index,
+            encoder,
+            params,
+        )  # type: ignore[arg-type]
+        search_s = _timed(lambda b=bank: b.neighbours(query_vectors, keys, 5)) / len(queries)
+        exact = faiss.IndexFlatIP(vectors.shape[1])
+        exact.add(vectors)
+        _, truth = exact.search(query_vectors, 6)
+        found = bank.neighbours(query_vectors, keys, 5)
+        recall = np.mean(
+            [len(set(f) & set(t)) / 5 for f, t in zip(found.tolist(), truth.tolist(), strict=True)]
+        )
+        print(
+            f"| {name} | {kind} | {len(vectors):,} | {built_s:.1f} | {encode_s * 1e3:.3f} "
+            f"| {search_s * 1e3:.4f} | {100 * search_s / encode_s:.1f}% | {recall:.3f} |"
+        )
+
+
+def speed() -> None:
+    """Encoder speed per core and search cost on a 150k bank, per sentence, in batches of 512 queries."""
+    import faiss
+
+    faiss.omp_set_num_threads(1)
+    from anonymed.obfuscate.bank_build import default_bank
+
+    queries = _mtsamples_sentences(BATCH)
+    bank = default_bank()
+    doc2vec = bank.encoder
+    trained = doc2vec.trained_vectors()  # type: ignore[attr-defined]
+    print(
+        f"default bank: {len(bank):,} sentences; padded with {BANK_SIZE - len(trained):,} random unit vectors"
+    )
+    print(
+        "| encoder | index | bank | build s | encode ms/sentence | search ms/sentence | search/encode "
+        "| recall@5 |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    _search_row("doc2vec (256d, 20 infer epochs)", doc2vec, _padded(trained, BANK_SIZE), queries)
+    try:
+        import torch
+
+        from anonymed.obfuscate.encoders import TransformerEncoder
+    except ImportError:
+        print("MiniLM: torch / sentence-transformers not installed", file=sys.stderr)
+        return
+    torch.set_num_threads(1)
+    minilm = TransformerEncoder("minilm")
+    real = minilm.encode(_mtsamples_sentences(4096))
+    _search_row("all-MiniLM-L6-v2 (384d)", minilm, _padded(real, BANK_SIZE), queries)
+
+
+def build() -> None:
+    """Build the default bank into a fresh cache folder and report each stage's time."""
+    from anonymed.obfuscate.bank_build import CACHE_ENV, build_default_bank
+
+    marks: dict[str, float] = {}
+    started = time.perf_counter()
+
+    def progress(stage: str, done: int, total: int | None) -> None:
+        marks.setdefault(stage, time.perf_counter() - started)
+
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ[CACHE_ENV] = cache
+        path = build_default_bank(progress)
+        total = time.perf_counter() - started
+        meta = json.loads((path / "meta.json").read_text())
+        size = sum(p.stat().st_size for p in path.iterdir())
+    stages = sorted(marks.items(), key=lambda kv: kv[1])
+    ends = [t for _, t in stages[1:]] + [total]
+    for (stage, start), end in zip(stages, ends, strict=True):
+        print(f"{stage:>8}: {end - start:6.1f} s")
+    print(
+        f"total {total:.1f} s; {meta['size']:,} sentences, {meta['index']['kind']} index, {size / 1e6:.0f} MB"
+    )
+    print(json.dumps(meta["counts"]), json.dumps(meta["dropped_labels"]))
+
+
+if __name__ == "__main__":
+    {"splitting": splitting, "speed": speed, "build": build}[
+        sys.argv[1] if len(sys.argv) > 1 else "splitting"
+    ]()

@@ -1,0 +1,173 @@
+"""``anonymed obfuscate sentences`` and ``anonymed obfuscate hybrid``: sentence substitution, and
+detect-and-replace followed by word or sentence substitution (registered on the ``obfuscate`` sub-app)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from anonymed.cli.common import console, handled_errors, print_summary, quiet_logging, write_json
+from anonymed.cli.deid import reader_options
+from anonymed.cli.embed import stage_progress
+from anonymed.cli.scale import (
+    SHARD_SIZE,
+    SchedulerOpt,
+    ShardSizeOpt,
+    WorkdirOpt,
+    WorkersOpt,
+    print_throughput,
+    run_sharded,
+)
+from anonymed.io.registry import open_writer
+from anonymed.obfuscate.bank_build import build_default_bank, default_bank_exists, default_bank_path
+from anonymed.obfuscate.hybrid import HybridConfig, HybridObfuscator
+from anonymed.obfuscate.sentences import SentenceObfuscator
+from anonymed.runner.batch import BatchOptions, BatchSummary
+from anonymed.runner.factories import HybridFactory, SentencesFactory
+from anonymed.runner.process import ProcessFactory
+from anonymed.runner.shards import ReaderSpec
+
+InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
+OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")]
+BankOpt = Annotated[
+    Path | None, typer.Option("--bank", help="Bank folder (default: the MTSamples bank, built on first use).")
+]
+KOpt = Annotated[int, typer.Option("--k", help="Draw each replacement from the k nearest sentences (>= 2).")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Reproducible (by anyone with the seed).")]
+InFormatOpt = Annotated[str | None, typer.Option("--input-format", help="txt | jsonl | csv | ...")]
+OutFormatOpt = Annotated[str | None, typer.Option("--output-format", help="Defaults to the input's.")]
+LangOpt = Annotated[str, typer.Option("--lang", help="Language of the notes.")]
+TextFieldOpt = Annotated[str | None, typer.Option("--text-field", help="Text field / column.")]
+IdFieldOpt = Annotated[str | None, typer.Option("--id-field", help="Id field / column.")]
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Stop at the first failed record.")]
+ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress bars.")]
+SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")]
+VerboseOpt = Annotated[bool, typer.Option("--verbose")]
+
+
+def ensure_default_bank(progress: bool) -> None:
+    """Build the default bank once, with progress bars, if it is not in the cache yet."""
+    if default_bank_exists():
+        return
+    console.print(
+        f"building the default sentence bank once into {default_bank_path()} "
+        "(Doc2Vec on MTSamples; a few minutes, see the README)"
+    )
+    started = time.perf_counter()
+    with stage_progress(progress) as update:
+        build_default_bank(update)
+    console.print(f"default bank built in {time.perf_counter() - started:.0f} s")
+
+
+def sentences(
+    input: InputArg,
+    output: OutputOpt,
+    bank: BankOpt = None,
+    k: KOpt = 5,
+    seed: SeedOpt = None,
+    input_format: InFormatOpt = None,
+    output_format: OutFormatOpt = None,
+    lang: LangOpt = "en",
+    text_field: TextFieldOpt = None,
+    id_field: IdFieldOpt = None,
+    strict: StrictOpt = False,
+    progress: ProgressOpt = True,
+    summary: SummaryOpt = None,
+    verbose: VerboseOpt = False,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    shard_size: ShardSizeOpt = SHARD_SIZE,
+    workdir: WorkdirOpt = None,
+) -> None:
+    """Replace every sentence with a random one of its k nearest bank sentences (never an identical one)."""
+    quiet_logging(verbose)
+    with handled_errors():
+        if bank is None:
+            ensure_default_bank(progress)
+        SentenceObfuscator(bank, k=k).loaded_bank()  # a bad bank or k fails here, before any worker starts
+        factory = SentencesFactory(bank, k, seed)
+        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang))
+        result = _run(spec, output, output_format, factory, options, progress)
+    _present(result, output, "sentences", seed, summary, {"k": k})
+
+
+def hybrid(
+    input: InputArg,
+    output: OutputOpt,
+    then: Annotated[str, typer.Option("--then", help="sentences | words: the second stage.")] = "sentences",
+    config: Annotated[
+        Path | None, typer.Option("--config", help="TOML: pipeline tables plus a [hybrid] table.")
+    ] = None,
+    bank: BankOpt = None,
+    k: Annotated[int | None, typer.Option("--k", help="Sentences: the k nearest (default 5).")] = None,
+    space: Annotated[Path | None, typer.Option("--space", help="Words: space folder.")] = None,
+    n: Annotated[str | None, typer.Option("--n", help="Words: degree of obfuscation (5 or 3-14).")] = None,
+    seed: SeedOpt = None,
+    input_format: InFormatOpt = None,
+    output_format: OutFormatOpt = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="Language of the notes (en, fr).")] = None,
+    text_field: TextFieldOpt = None,
+    id_field: IdFieldOpt = None,
+    strict: StrictOpt = False,
+    progress: ProgressOpt = True,
+    summary: SummaryOpt = None,
+    verbose: VerboseOpt = False,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    shard_size: ShardSizeOpt = SHARD_SIZE,
+    workdir: WorkdirOpt = None,
+) -> None:
+    """Detect and replace PHI, then replace every sentence (or word) of the result: maximum security."""
+    quiet_logging(verbose)
+    with handled_errors():
+        overrides = {"then": then, "bank": bank, "k": k, "space": space, "n": n}
+        chosen = (
+            HybridConfig.from_toml(config, **overrides)
+            if config
+            else HybridConfig.from_mapping({}, **overrides)
+        )
+        pipeline = chosen.pipeline.replace(seed=seed, lang=lang)
+        if chosen.then == "sentences" and chosen.bank is None:
+            ensure_default_bank(progress)
+        HybridObfuscator(
+            HybridConfig(pipeline, chosen.then, chosen.k, chosen.n, chosen.bank, chosen.space)
+        ).load()
+        factory = HybridFactory(pipeline, chosen.then, chosen.k, chosen.n, chosen.bank, chosen.space)
+        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, pipeline.lang))
+        result = _run(spec, output, output_format, factory, options, progress)
+    _present(result, output, "hybrid", pipeline.seed, summary, {"then": chosen.then})
+
+
+def _run(
+    spec: ReaderSpec,
+    output: Path,
+    output_format: str | None,
+    factory: ProcessFactory,
+    options: BatchOptions,
+    progress: bool,
+) -> BatchSummary:
+    writer = open_writer(output, output_format, like=spec.open())
+    return run_sharded(spec, writer, factory, options, label=factory.name, progress=progress)
+
+
+def _present(
+    result: BatchSummary,
+    output: Path,
+    name: str,
+    seed: int | None,
+    summary: Path | None,
+    extra: dict[str, object],
+) -> None:
+    print_summary(result, title=f"anonymed obfuscate {name} -> {output}", seeded=seed is not None)
+    print_throughput(result)
+    counts = dict(result.counters)
+    if "sentences" in counts:
+        rate = counts["sentences"] / result.seconds if result.seconds > 0 else 0.0
+        console.print(f"{counts['sentences']} sentences replaced, {rate:,.0f} sentences/s")
+    if summary is not None:
+        write_json(summary, {**result.to_json(), **counts, **extra, "seeded": seed is not None})
