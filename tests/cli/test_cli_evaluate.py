@@ -80,7 +80,8 @@ def test_cli_prints_tables_and_writes_the_report(tmp_path: Path, gold_dir: Path,
         ],
     )
     report = tmp_path / "report.json"
-    result = runner.invoke(app, [str(predicted), "--gold", str(gold_dir), *fmt, "-o", str(report)])
+    args = ["detection", str(predicted), "--gold", str(gold_dir), *fmt, "-o", str(report)]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "NAME/clinician" in result.stdout
     data = json.loads(report.read_text(encoding="utf-8"))
@@ -101,7 +102,7 @@ def test_cli_prints_tables_and_writes_the_report(tmp_path: Path, gold_dir: Path,
 def test_cli_reports_a_span_off_the_text_with_exit_code_2(tmp_path: Path, gold_dir: Path) -> None:
     bad = {"start": 0, "end": 4, "label": "NAME", "text": "Nope"}  # the note has "Seen" there
     predicted = write_lines(tmp_path / "spans.jsonl", [{"id": "1-1", "spans": [bad]}])
-    result = runner.invoke(app, [str(predicted), "--gold", str(gold_dir)])
+    result = runner.invoke(app, ["detection", str(predicted), "--gold", str(gold_dir)])
     assert result.exit_code == 2
     assert "'1-1'" in result.stderr and "0-4" in result.stderr
     assert "Seen" not in result.stderr and "Nope" not in result.stderr
@@ -109,12 +110,13 @@ def test_cli_reports_a_span_off_the_text_with_exit_code_2(tmp_path: Path, gold_d
 
 def test_cli_rejects_an_unknown_gold_format(tmp_path: Path, gold_dir: Path) -> None:
     predicted = write_lines(tmp_path / "spans.jsonl", [])
-    result = runner.invoke(app, [str(predicted), "--gold", str(gold_dir), "--gold-format", "i2b2"])
+    args = ["detection", str(predicted), "--gold", str(gold_dir), "--gold-format", "i2b2"]
+    result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert "i2b2" in result.stderr
 
 
 def test_cli_requires_the_gold_option(tmp_path: Path) -> None:
     predicted = write_lines(tmp_path / "spans.jsonl", [])
-    result = runner.invoke(app, [str(predicted)])
+    result = runner.invoke(app, ["detection", str(predicted)])
     assert result.exit_code != 0

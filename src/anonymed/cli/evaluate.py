@@ -144,3 +144,8 @@ def detection(
             except OSError as exc:
                 raise OutputError(f"cannot write the report to {str(output)!r}: {exc.strerror}") from None
         console.print(f"report: {output}")
+
+
+from anonymed.cli import evaluate_metrics  # noqa: E402  (adds anonymity, retention, ..., report)
+
+evaluate_metrics.register(app)

@@ -17,6 +17,7 @@ import pickle
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from enum import Enum
 from types import MappingProxyType
 from typing import IO, Any
 
@@ -41,22 +42,31 @@ class _Pickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, MappingProxyType):
             return _proxy, (dict(obj),)
+        if isinstance(obj, Enum):  # by value through the class: Python 3.11.x differ (some use getattr)
+            return type(obj), (obj.value,)
         return NotImplemented
 
 
 class _Unpickler(pickle.Unpickler):
-    """Only anonymed's classes and plain value types: a shard file cannot run arbitrary code."""
+    """Only anonymed's classes and plain value types: a shard file cannot run arbitrary code.
+
+    A name is one attribute (no dots: ``anonymed.io.atomic`` + ``os.system`` would reach any module) and
+    must be a class (or the read-only mapping rebuilder): no function of anonymed can be called either.
+    """
 
     def find_class(self, module: str, name: str) -> Any:
-        allowed = (
-            module == "anonymed"
-            or module.startswith("anonymed.")
-            or module in _MODULES
-            or (module == "builtins" and name in _BUILTINS)
+        ours = module == "anonymed" or module.startswith("anonymed.")
+        allowed = "." not in name and (
+            ours or module in _MODULES or (module == "builtins" and name in _BUILTINS)
         )
         if not allowed:
             raise pickle.UnpicklingError(f"shard files cannot hold {module}.{name}")
-        return super().find_class(module, name)
+        found = super().find_class(module, name)
+        if found is not _proxy and not (
+            isinstance(found, type) and (not ours or found.__module__.startswith("anonymed."))
+        ):
+            raise pickle.UnpicklingError(f"shard files cannot hold {module}.{name}")
+        return found
 
 
 def dumps(obj: Any) -> bytes:
