@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import typer
 
-from anonymed.cli import bank, deid, embed, evaluate, obfuscate, serve, train
+from anonymed.cli import audit, bank, deid, embed, evaluate, obfuscate, serve, train
 
 app = typer.Typer(
     name="anonymed",
     help="De-identify clinical notes: detect and replace PHI, obfuscate words or sentences, evaluate, audit.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_show_locals=False,  # a traceback's local variables would print note text
 )
 deid.register(app)
 serve.register(app)
@@ -18,6 +19,7 @@ app.add_typer(evaluate.app, name="evaluate", help="Measure detection, anonymity 
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
 app.add_typer(obfuscate.app, name="obfuscate", help="Replace every word with a random near neighbour.")
 app.add_typer(bank.app, name="bank", help="Build sentence banks for sentence substitution.")
+app.add_typer(audit.app, name="audit", help="Privacy audit of released embeddings and corpora.")
 app.add_typer(train.app, name="train", help="Train anonymed's models (the PHI recognizer).")
 
 

@@ -16,8 +16,8 @@ import os
 import pickle
 import tempfile
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from enum import Enum
+from pathlib import Path
 from types import MappingProxyType
 from typing import IO, Any
 
