@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +24,8 @@ SHIPPED_MODELS: Final = {"en": "tagger-en", "fr": "tagger-fr"}
 
 #: characters that may separate two tokens of one span ("J. Smith", "O'Brien", "12/03/2020", "Jean-Marc")
 _JOINERS: Final = frozenset(" \t.'’-/,:")
+#: lone UTF-16 surrogates (not Unicode: the CRF library cannot encode them and fails with SystemError)
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,10 @@ class TaggerDetector(Detector):
 
     def detect(self, doc: Document) -> list[Span]:
         """Tagged spans of ``doc.text`` (source ``tagger``)."""
-        tokens, marginals = self.model_for(doc.lang).marginals(doc)
+        tagged = doc
+        if _SURROGATE.search(doc.text):  # a same-length copy with U+FFFD in their place: same offsets
+            tagged = Document(doc.id, _SURROGATE.sub("\ufffd", doc.text), doc.metadata)
+        tokens, marginals = self.model_for(doc.lang).marginals(tagged)
         return self.decode(doc.text, tokens, marginals)
 
     def decode(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from abc import abstractmethod
@@ -21,8 +22,32 @@ from anonymed.io.base import ReadFailure, Writer
 
 
 def output_error(path: Path, exc: OSError) -> OutputError:
-    """An ``OutputError`` naming the output path and the system's reason."""
+    """An ``OutputError`` naming the output path and the system's reason (one already made is kept)."""
+    if isinstance(exc, OutputError):  # an OSError too: wrapping it again would lose its reason
+        return exc
     return OutputError(f"cannot write {str(path)!r}: {exc.strerror or type(exc).__name__}")
+
+
+def remove_stale_temporaries(target: Path) -> int:
+    """Remove the temporary siblings a killed writer of ``target`` left (``.name.XXXXXXXX.tmp``/``.old``).
+
+    Only a caller that knows no other writer of ``target`` is running may call this (the batch runner,
+    under its work-folder lock). Returns how many were removed.
+    """
+    stale = re.compile(rf"\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}\.(?:tmp|old)")
+    removed = 0
+    try:
+        siblings = list(target.parent.iterdir())
+    except OSError:
+        return 0
+    for path in siblings:
+        if stale.fullmatch(path.name):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def fsync_dir(path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -16,6 +17,10 @@ METADATA_FIELDS = ("patient_id", "lang", "reference_date")
 
 #: the key of the placeholder that writers put in place of a failed record
 ERROR_KEY = "anonymed_error"
+
+#: a JSON ``\\uD800``-``\\uDFFF`` escape: the only way a lone surrogate (not Unicode, not writable as UTF-8)
+#: gets into a parsed string
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class RecordProblem(Exception):
@@ -60,9 +65,42 @@ def json_type(value: Any) -> str:
 def parse_json(line: str) -> Any:
     """Parse one JSON value; a syntax error becomes a ``RecordProblem`` with its position only."""
     try:
-        return json.loads(line)
+        value = json.loads(line)
     except json.JSONDecodeError as exc:
         raise RecordProblem(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise RecordProblem("malformed JSON (nested too deeply)") from None
+    if _SURROGATE_ESCAPE.search(line):
+        check_unicode(value)
+    return value
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string (keys included) in a parsed JSON value, without recursion."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            found.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def check_unicode(value: Any) -> None:
+    """Refuse a parsed JSON value holding a lone surrogate (a ``\\uD800`` escape without its pair).
+
+    Such a string is not Unicode text: no writer could encode it as UTF-8, so the record fails here.
+    """
+    for text in _strings(value):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise RecordProblem(f"lone surrogate escape in a JSON string (character {exc.start})") from None
 
 
 def record_id(value: Any, field: str, default: str) -> str:

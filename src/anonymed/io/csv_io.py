@@ -28,6 +28,11 @@ def _valid(cell: str) -> bool:
     return True
 
 
+def _shown(header: Sequence[str]) -> str:
+    """How a header is described in errors: its size only (a file without a header row has a note there)."""
+    return f"{len(header)} columns, names not shown (the first row may be a record); see --text-field"
+
+
 class CsvReader(Reader):
     """Streams a CSV file row by row; bytes are decoded with ``surrogateescape`` and checked per row.
 
@@ -99,7 +104,7 @@ class CsvReader(Reader):
             raise InputError(self.path.name, "the header row is not valid UTF-8")
         if header and self.text_field not in header:
             raise ConfigError(
-                f"text column {self.text_field!r} not in the header of {self.path.name!r}: {header}"
+                f"text column {self.text_field!r} not in the header of {self.path.name!r}: {_shown(header)}"
             )
         return header
 
@@ -158,20 +163,24 @@ class CsvWriter(FileWriter):
         return self._row(cells, [self.id_field, self.text_field])
 
     def _row(self, cells: Mapping[str, Any], first_columns: list[str]) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, delimiter=self.delimiter, lineterminator="\n")
         if self.columns is None:
             names = ([self.id_field] if self.id_field not in first_columns else []) + first_columns
             self.columns = tuple(dict.fromkeys([*names, self.text_field]))
-        if self.count == 0:
-            writer.writerow([*self.columns, ERROR_KEY])
-        writer.writerow([cells.get(name, "") for name in self.columns] + [cells.get(ERROR_KEY, "")])
-        return out.getvalue()
+        row = self._line([cells.get(name, "") for name in self.columns] + [cells.get(ERROR_KEY, "")])
+        return (self._line([*self.columns, ERROR_KEY]) if self.count == 0 else "") + row
+
+    def _line(self, values: list[Any]) -> str:
+        """One CSV line ending in ``\\n``; a cell holding a line break of any kind (a lone CR too) is quoted.
+
+        The csv module quotes only the characters of its line terminator: with ``\\n`` alone, a lone CR
+        went out bare and split the record in two when read back.
+        """
+        out = io.StringIO()
+        csv.writer(out, delimiter=self.delimiter, lineterminator="\r\n").writerow(values)
+        return out.getvalue()[:-2] + "\n"
 
     def footer(self) -> str:
         """The header row when no record was written (an empty input still gives a valid CSV)."""
         if self.count > 0 or self.columns is None:
             return ""
-        out = io.StringIO()
-        csv.writer(out, delimiter=self.delimiter, lineterminator="\n").writerow([*self.columns, ERROR_KEY])
-        return out.getvalue()
+        return self._line([*self.columns, ERROR_KEY])

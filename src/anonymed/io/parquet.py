@@ -36,6 +36,27 @@ def _pq() -> Any:
     return pq
 
 
+def _arrow_errors() -> tuple[type[BaseException], ...]:
+    """What pyarrow raises on a damaged or unreadable file (its own exception base, and ``OSError``)."""
+    import pyarrow as pa
+
+    return (OSError, UnicodeDecodeError, pa.ArrowException)
+
+
+def _rows(batch: Any) -> list[dict[str, Any] | None]:
+    """A batch's rows as dicts; None for a row whose string cells are not valid UTF-8."""
+    try:
+        return batch.to_pylist()  # type: ignore[no-any-return]
+    except UnicodeDecodeError:
+        rows: list[dict[str, Any] | None] = []
+        for i in range(batch.num_rows):
+            try:
+                rows.extend(batch.slice(i, 1).to_pylist())
+            except UnicodeDecodeError:
+                rows.append(None)
+        return rows
+
+
 class ParquetReader(Reader):
     """Streams a Parquet file; the id is the id column (string or integer) or else the row number (from 1).
 
@@ -53,15 +74,20 @@ class ParquetReader(Reader):
         self.id_field = id_field
 
     def _file(self) -> Any:
+        pq = _pq()
         try:
-            return _pq().ParquetFile(self.path)
-        except OSError as exc:
+            return pq.ParquetFile(self.path)
+        except _arrow_errors() as exc:
             raise InputError(self.path.name, f"cannot open Parquet input ({type(exc).__name__})") from None
 
     @cached_property
     def schema(self) -> Any:
         """The file's Arrow schema (read from the footer on first use)."""
-        schema = self._file().schema_arrow
+        parquet = self._file()
+        try:
+            schema = parquet.schema_arrow
+        except _arrow_errors() as exc:
+            raise InputError(self.path.name, f"damaged Parquet schema ({type(exc).__name__})") from None
         if self.text_field not in schema.names:
             raise ConfigError(f"text column {self.text_field!r} not in {self.path.name!r}: {schema.names}")
         return schema
@@ -70,7 +96,7 @@ class ParquetReader(Reader):
     def row_group_rows(self) -> tuple[int, ...]:
         """The number of rows of each row group."""
         meta = self._file().metadata
-        return tuple(meta.row_group(i).num_rows for i in range(meta.num_row_groups))
+        return tuple(max(0, meta.row_group(i).num_rows) for i in range(meta.num_row_groups))  # damaged: < 0
 
     def writer_options(self) -> dict[str, Any]:
         """The same text and id columns and the input schema."""
@@ -83,17 +109,27 @@ class ParquetReader(Reader):
         """The records of row groups ``first`` to ``stop - 1``, with their positions in the whole file."""
         _ = self.schema  # checks the text column before reading
         index = sum(self.row_group_rows[:first])
-        if first >= stop:
-            return
-        batches = self._file().iter_batches(batch_size=BATCH_ROWS, row_groups=range(first, stop))
-        for batch in batches:
-            for row in batch.to_pylist():
-                yield self._record(index, row)
-                index += 1
+        parquet: Any = self._file() if first < stop else None
+        for group in range(first, stop):
+            expected, done = self.row_group_rows[group], 0
+            reason = f"row group {group} holds fewer rows than the file's footer says"
+            try:
+                for batch in parquet.iter_batches(batch_size=BATCH_ROWS, row_groups=[group]):
+                    for row in _rows(batch)[: expected - done]:  # the footer's count is the truth
+                        yield self._record(index + done, row)
+                        done += 1
+            except _arrow_errors() as exc:
+                reason = f"row group {group} cannot be decoded ({type(exc).__name__})"
+            # a damaged row group: its unread rows fail, so that none is lost
+            for position in range(index + done, index + expected):
+                yield ReadFailure(position, str(position + 1), reason)
+            index += expected
 
-    def _record(self, index: int, row: dict[str, Any]) -> Record:
+    def _record(self, index: int, row: dict[str, Any] | None) -> Record:
         rid = str(index + 1)
         try:
+            if row is None:
+                raise RecordProblem("a string cell is not valid UTF-8")
             rid = record_id(row.get(self.id_field), self.id_field, rid)
             text = row.pop(self.text_field)
             if not isinstance(text, str):

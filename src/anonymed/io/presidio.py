@@ -14,7 +14,16 @@ from anonymed.document import Document, Span
 from anonymed.errors import InputError, SpanError
 from anonymed.io.atomic import FileWriter
 from anonymed.io.base import Reader, ReadFailure, Record
-from anonymed.io.common import ERROR_KEY, RecordProblem, dumps, failure, json_type, open_input, pick_metadata
+from anonymed.io.common import (
+    ERROR_KEY,
+    RecordProblem,
+    check_unicode,
+    dumps,
+    failure,
+    json_type,
+    open_input,
+    pick_metadata,
+)
 from anonymed.labels import PRESIDIO_LABELS
 
 
@@ -44,6 +53,8 @@ class PresidioReader(Reader):
                 raise InputError(self.path.name, f"not valid UTF-8 (byte offset {exc.start})") from None
             except json.JSONDecodeError as exc:
                 raise InputError(self.path.name, f"malformed JSON ({exc.msg} at line {exc.lineno})") from None
+            except RecursionError:
+                raise InputError(self.path.name, "malformed JSON (nested too deeply)") from None
         if not isinstance(items, list):
             raise InputError(self.path.name, f"holds a JSON {json_type(items)}, not an array")
         return items
@@ -51,6 +62,7 @@ class PresidioReader(Reader):
     def _document(self, item: Any, rid: str) -> Document:
         if not isinstance(item, dict):
             raise RecordProblem(f"item is a JSON {json_type(item)}, not an object")
+        check_unicode(item)
         text = item.get("full_text")
         if not isinstance(text, str):
             raise RecordProblem(f"full_text is a JSON {json_type(text)}, not a string")

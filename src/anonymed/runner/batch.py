@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from anonymed.document import Document
 from anonymed.errors import ConfigError, OutputError
+from anonymed.io.atomic import remove_stale_temporaries
 from anonymed.io.base import Writer
 from anonymed.runner.local import RunSummary
 from anonymed.runner.manifest import Manifest, ShardResult
@@ -184,6 +185,12 @@ class _Assembler:
             raise OutputError(f"only {self.next} of {len(plan.shards)} shards were assembled")
 
 
+def _targets(writer: Writer) -> list[Path]:
+    """The paths a writer (and the side writer of a tee) writes to."""
+    side = getattr(writer, "side", None)
+    return [writer.path, *([side.path] if isinstance(side, Writer) else [])]
+
+
 def run_batch(
     spec: ReaderSpec,
     writer: Writer,
@@ -203,6 +210,8 @@ def run_batch(
     run = hashlib.blake2b(f"{plan.fingerprint}:{factory.fingerprint()}".encode(), digest_size=16).hexdigest()
     workdir = (options.workdir or default_workdir(writer.path)).absolute()  # workers may run elsewhere
     with Manifest(workdir, run) as manifest:
+        for target in _targets(writer):  # what a killed run of this output left behind
+            remove_stale_temporaries(target)
         summary = BatchSummary(shards=len(plan.shards))
         assembler = _Assembler(writer, manifest)
 

@@ -125,6 +125,7 @@ class Manifest:
             self.workdir.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise output_error(self.workdir, exc) from None
+        self._check_private()
         self._acquire()
         self.finished = self._recover()
         self._rewrite()
@@ -140,6 +141,15 @@ class Manifest:
         if self._lock is not None:
             self._lock.close()  # closing releases the lock
             self._lock = None
+
+    def _check_private(self) -> None:
+        """Refuse a work folder others can write to: they could plant shard files and manifest lines."""
+        info = self.workdir.stat()
+        theirs = hasattr(os, "geteuid") and info.st_uid != os.geteuid()
+        if info.st_mode & 0o002 or theirs:
+            raise ConfigError(
+                f"the work folder {str(self.workdir)!r} must be yours and not writable by others (chmod 700)"
+            )
 
     def _acquire(self) -> None:
         self._lock = (self.workdir / LOCK).open("ab")

@@ -39,11 +39,12 @@ class ValueStreams:
         value = normalise_value(text)
         patient = self.document.patient_id
         if self.patient_key is not None and patient is not None:
-            message = "\x00".join((patient, label, value)).encode()
+            message = "\x00".join((patient, label, value)).encode(errors="surrogatepass")
             return hmac.new(self.patient_key, message, hashlib.sha256).digest()
         if not self.rng.secure:
             doc_stream = self.rng.spawn(f"doc:{self.document.id}")
-            return hashlib.blake2b(f"{label}\x00{value}".encode(), key=doc_stream_key(doc_stream)).digest()
+            data = f"{label}\x00{value}".encode(errors="surrogatepass")  # lone surrogates too (Python API)
+            return hashlib.blake2b(data, key=doc_stream_key(doc_stream)).digest()
         return self._secret_keys.setdefault((label, value), secrets.token_bytes(32))
 
     def for_span(self, span: Span) -> RandomSource:

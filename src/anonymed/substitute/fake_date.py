@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from anonymed.randomness import RandomSource
 from anonymed.substitute.shape import apply_case, case_pattern, random_like
 
+#: digit runs are decimal digits (``str.isdecimal``), never "²" (``isdigit`` but not ``int``-able)
 _TOKEN = re.compile(r"\d+|[^\W\d_]+|\s+|.", re.S)
 
 MONTHS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -123,7 +124,7 @@ def _mark_words(tokens: list[_Token], lang: str) -> None:
         if not tok.text[0].isalpha():
             continue
         folded = _fold(tok.text)
-        if i > 0 and tokens[i - 1].text.isdigit() and folded in _SUFFIXES:
+        if i > 0 and tokens[i - 1].text.isdecimal() and folded in _SUFFIXES:
             tok.role = "suffix"
         elif folded in _AMPM:
             tok.role = "ampm"
@@ -144,7 +145,7 @@ def _next(tokens: list[_Token], i: int) -> int:
 
 
 def _is_digits(tokens: list[_Token], j: int) -> bool:
-    return j < len(tokens) and tokens[j].text.isdigit() and tokens[j].role is None
+    return j < len(tokens) and tokens[j].text.isdecimal() and tokens[j].role is None
 
 
 def _mark_times(tokens: list[_Token]) -> None:
@@ -244,8 +245,8 @@ def render(tokens: list[_Token], value: DateValue, rng: RandomSource) -> str:
     numbers: list[int] = []
     for tok in tokens:
         piece = _render_token(tok, value, numbers, rng)
-        if tok.text.isdigit():
-            numbers.append(int(piece) if piece.isdigit() else 0)
+        if tok.text.isdecimal():
+            numbers.append(int(piece) if piece.isdecimal() else 0)
         out.append(piece)
     return "".join(out)
 
@@ -269,7 +270,7 @@ def _render_token(tok: _Token, value: DateValue, numbers: list[int], rng: Random
         return apply_case(_suffix(tok, numbers[-1] if numbers else value.day), case_pattern(tok.text))
     if role == "ampm":
         return apply_case("pm" if value.pm else "am", case_pattern(tok.text))
-    if tok.text.isdigit():
+    if tok.text.isdecimal():
         return random_like(tok.text, rng)
     return tok.text
 

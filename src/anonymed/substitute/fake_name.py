@@ -92,8 +92,9 @@ def _positional_roles(
             roles[i] = Role.FIRST if known else Role.LAST
         return
     upper = [all(case_pattern(raw[i][1]) is Case.UPPER for i in g) for g in groups]
+    mixed = any(upper) and not all(upper)  # once, not per group: a run of 10,000 name words was quadratic
     for g, is_upper in zip(groups, upper, strict=True):
-        if any(upper) and not all(upper):
+        if mixed:
             role = Role.LAST if is_upper else Role.FIRST
         else:
             role = Role.LAST if g is groups[-1] else Role.FIRST
