@@ -71,21 +71,28 @@ def fail_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "fsync", fsync)
 
 
-@pytest.fixture(params=["real", "simulated"])
-def full_folder(
-    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def faulty_folder(
+    request: pytest.FixtureRequest, folder: Path, mount_options: str, simulate: Callable[[Path], None]
 ) -> Iterator[Path]:
-    """A folder on a full file system: a 16 kB tmpfs, or (simulated, or if mounting is refused) ENOSPC."""
-    folder = tmp_path / "full"
-    if request.param == "real" and mount_tmpfs(folder, "size=16k"):
+    """``folder`` on a tmpfs mounted with ``mount_options`` (param "real", when this process may mount), else
+    an ordinary folder where ``simulate`` has set up the fault."""
+    if request.param == "real" and mount_tmpfs(folder, mount_options):
         try:
             yield folder
         finally:
             unmount(folder)
         return
-    fail_fsync(monkeypatch)
     folder.mkdir(exist_ok=True)
+    simulate(folder)
     yield folder
+
+
+@pytest.fixture(params=["real", "simulated"])
+def full_folder(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    """A folder on a full file system: a 16 kB tmpfs, or (simulated, or if mounting is refused) ENOSPC."""
+    yield from faulty_folder(request, tmp_path / "full", "size=16k", lambda _: fail_fsync(monkeypatch))
 
 
 def deny_writes(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
@@ -119,21 +126,15 @@ def readonly_folder(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Path]:
     """A folder nobody may write to: a read-only tmpfs, ``chmod 0o500`` (not root), or denied writes."""
-    folder = tmp_path / "readonly"
-    if request.param == "real" and mount_tmpfs(folder, "size=1m,ro"):
-        try:
-            yield folder
-        finally:
-            unmount(folder)
-        return
-    folder.mkdir(exist_ok=True)
-    if request.param == "real" and hasattr(os, "geteuid") and os.geteuid() != 0:
-        folder.chmod(0o500)
-        yield folder
-        folder.chmod(0o700)
-        return
-    deny_writes(monkeypatch, folder)
-    yield folder
+
+    def simulate(folder: Path) -> None:
+        if request.param == "real" and hasattr(os, "geteuid") and os.geteuid() != 0:
+            folder.chmod(0o500)
+            request.addfinalizer(lambda: folder.chmod(0o700))
+        else:
+            deny_writes(monkeypatch, folder)
+
+    yield from faulty_folder(request, tmp_path / "readonly", "size=1m,ro", simulate)
 
 
 def visible(folder: Path) -> list[str]:

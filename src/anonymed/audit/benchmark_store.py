@@ -10,9 +10,6 @@ copies/NAME.decoys.txt  the surrogate name tokens that copy wrote, one per line
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
@@ -22,7 +19,8 @@ from typing import Any
 from anonymed.audit.benchmark import Benchmark, BenchmarkConfig, BenchmarkPatient
 from anonymed.audit.protections import ProtectedCopy
 from anonymed.document import Document, Span
-from anonymed.errors import OutputError, ResourceError
+from anonymed.errors import ResourceError
+from anonymed.io.hashed_folder import read_meta, save_folder
 
 FORMAT, VERSION = "anonymed-audit-benchmark", 1
 
@@ -40,18 +38,7 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 def save_benchmark(bench: Benchmark, folder: Path) -> Path:
     """Write ``bench`` to ``folder`` (a temporary sibling renamed into place)."""
-    folder = Path(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-    try:
-        _write(bench, tmp)
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(tmp, folder)
-    except OSError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise OutputError(f"cannot write the benchmark to {str(folder)!r}: {exc.strerror}") from None
-    return folder
+    return save_folder(folder, lambda tmp: _write(bench, tmp), "the benchmark")
 
 
 def _write(bench: Benchmark, folder: Path) -> None:
@@ -99,9 +86,7 @@ def load_benchmark(folder: Path) -> Benchmark:
     """Read a folder written by ``save_benchmark``."""
     folder = Path(folder)
     try:
-        meta = json.loads((folder / "benchmark.json").read_text(encoding="utf-8"))
-        if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-            raise ResourceError(f"{str(folder)!r} is not an {FORMAT} version {VERSION} folder")
+        meta = read_meta(folder, FORMAT, VERSION, what="benchmark", name="benchmark.json")
         config = BenchmarkConfig(**{**meta["config"], "protections": tuple(meta["config"]["protections"])})
         patients = tuple(
             BenchmarkPatient(**{**p, "diagnoses": tuple(p["diagnoses"]), "notes": tuple(p["notes"])})

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from anonymed.cli.common import console, handled_errors, out, quiet_logging, write_json
+from anonymed.cli.common import console, handled_errors, out, quiet_logging, stage_progress, write_json
 
 if TYPE_CHECKING:
     from anonymed.audit.report import Report
@@ -28,21 +25,6 @@ def audit() -> None:
 
 def _split(value: str | None) -> tuple[str, ...]:
     return tuple(v.strip() for v in (value or "").split(",") if v.strip())
-
-
-@contextmanager
-def _bars(enabled: bool) -> Iterator[Callable[[str, int, int | None], None]]:
-    columns = (TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, disable=not enabled) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def update(stage: str, done: int, total: int | None) -> None:
-            """Advance the bar of ``stage``."""
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-
-        yield update
 
 
 @app.command("make-benchmark")
@@ -83,7 +65,7 @@ def make_benchmark_command(
             seed=seed,
         )
         config = dataclasses.replace(config, **{k: v for k, v in changes.items() if v is not None})
-        with _bars(progress) as update:
+        with stage_progress(progress, width=12) as update:
             bench = make_benchmark(config, progress=update)
         save_benchmark(bench, output)
     missed = sum(p.missed for p in bench.patients)
@@ -203,7 +185,7 @@ def benchmark_command(
 
     quiet_logging(False)
     started = time.perf_counter()
-    with handled_errors(), _bars(progress) as update:
+    with handled_errors(), stage_progress(progress, width=12) as update:
         report, text = run_benchmark(
             bench,
             quick=quick,

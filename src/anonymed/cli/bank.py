@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from anonymed.cli.common import console, handled_errors, quiet_logging
-from anonymed.cli.embed import stage_progress
+from anonymed.cli.common import console, handled_errors, quiet_logging, stage_progress
 from anonymed.config import PipelineConfig
 from anonymed.errors import ConfigError
 from anonymed.io.base import ReadFailure

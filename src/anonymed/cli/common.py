@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from rich.progress import (
     MofNCompleteColumn,
     Progress,
     SpinnerColumn,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
 )
@@ -26,6 +27,8 @@ from anonymed.runner.local import RunSummary
 
 console = Console(stderr=True)
 out = Console()
+#: ``update(stage, done, total)``: the progress callback of multi-stage work (training, building, attacks)
+StageProgress = Callable[[str, int, int | None], None]
 
 
 @contextmanager
@@ -54,6 +57,26 @@ def progress_bar(label: str, enabled: bool = True) -> Iterator[Progress]:
     )
     with progress:
         yield progress
+
+
+@contextmanager
+def stage_progress(enabled: bool, width: int = 10) -> Iterator[StageProgress]:
+    """A rich progress display on stderr with one bar per stage, names right-aligned in ``width`` columns."""
+    columns = (
+        TextColumn(f"{{task.description:>{width}}}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, disable=not enabled) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def update(stage: str, done: int, total: int | None) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
 
 
 def print_summary(summary: RunSummary, *, title: str, seeded: bool = False) -> None:

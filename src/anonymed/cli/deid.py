@@ -10,23 +10,16 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from anonymed.cli.common import (
-    console,
-    handled_errors,
-    out,
-    print_summary,
-    progress_bar,
-    quiet_logging,
-    write_json,
-)
+from anonymed.cli.common import console, handled_errors, out, progress_bar, quiet_logging
 from anonymed.cli.scale import (
     SHARD_SIZE,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
-    print_throughput,
-    run_sharded,
+    reader_spec,
+    run_command,
+    save_summary,
 )
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
@@ -38,7 +31,6 @@ from anonymed.pipeline import Pipeline
 from anonymed.runner.batch import BatchOptions
 from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.local import RunSummary, run_corpus
-from anonymed.runner.shards import ReaderSpec
 
 SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample" / "notes.jsonl"
 
@@ -115,16 +107,6 @@ def build_config(config: Path | None, **overrides: Any) -> PipelineConfig:
     return base.replace(**overrides)
 
 
-def reader_options(text_field: str | None, id_field: str | None, lang: str) -> dict[str, Any]:
-    """Options passed to the reader (only those given)."""
-    options: dict[str, Any] = {"lang": lang}
-    if text_field:
-        options["text_field"] = text_field
-    if id_field:
-        options["id_field"] = id_field
-    return options
-
-
 def run_with_progress(
     reader: Any, writer: Any, process: Any, *, strict: bool, label: str, progress: bool
 ) -> RunSummary:
@@ -194,14 +176,14 @@ def deid(
             epsilon_weights=parse_weights(epsilon_weight),
             high_recall=high_recall or None,
         )
-        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, cfg.lang))
+        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         writer = with_privacy_report(open_writer(output, output_format, like=spec.open()), privacy_report)
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        result = run_sharded(spec, writer, PipelineFactory(cfg), options, label="deid", progress=progress)
-    print_summary(result, title=f"anonymed deid -> {output}", seeded=cfg.seed is not None)
-    print_throughput(result)
-    if summary is not None:
-        write_json(summary, {**result.to_json(), "seeded": cfg.seed is not None})
+        factory, seeded = PipelineFactory(cfg), cfg.seed is not None
+        run = run_command(
+            spec, writer, factory, options, command="deid", output=output, progress=progress, seeded=seeded
+        )
+    save_summary(summary, run, {"seeded": seeded})
 
 
 def detect(
@@ -227,15 +209,12 @@ def detect(
     quiet_logging(verbose)
     with handled_errors():
         cfg = build_config(config, lang=lang, detectors=detectors, high_recall=high_recall or None)
-        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, cfg.lang))
+        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         factory = PipelineFactory(cfg, disable=("substitute",))
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         writer = open_writer(output, "spans")
-        result = run_sharded(spec, writer, factory, options, label="detect", progress=progress)
-    print_summary(result, title=f"anonymed detect -> {output}")
-    print_throughput(result)
-    if summary is not None:
-        write_json(summary, result.to_json())
+        run = run_command(spec, writer, factory, options, command="detect", output=output, progress=progress)
+    save_summary(summary, run)
 
 
 def demo(

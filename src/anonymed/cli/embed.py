@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from anonymed.cli.common import console, handled_errors, quiet_logging
+from anonymed.cli.common import console, handled_errors, quiet_logging, stage_progress
 from anonymed.io.base import ReadFailure
 from anonymed.obfuscate.corpus import documents, open_corpus
-from anonymed.obfuscate.neighbours import Progress as ProgressCallback
 from anonymed.obfuscate.training import PAPER_PARAMS, TrainParams, train_space, with_overrides
 from anonymed.obfuscate.vocab import Hygiene
 
@@ -24,21 +20,6 @@ app = typer.Typer(help="Train embedding spaces for word substitution.", no_args_
 @app.callback()
 def embed() -> None:
     """Train embedding spaces (Word2Vec or fastText) with hygienic neighbour tables for word substitution."""
-
-
-@contextmanager
-def stage_progress(enabled: bool) -> Iterator[ProgressCallback]:
-    """A rich progress display with one bar per stage (reading, training, neighbours)."""
-    columns = (TextColumn("{task.description:>10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, disable=not enabled) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def update(stage: str, done: int, total: int | None) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-
-        yield update
 
 
 @app.command("train")

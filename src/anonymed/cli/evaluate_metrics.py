@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from anonymed.cli.common import console, handled_errors, out, write_json
+from anonymed.cli.common import console, handled_errors, out, stage_progress, write_json
 from anonymed.document import Document
 from anonymed.errors import ConfigError, InputError, OutputError
 
@@ -193,7 +193,6 @@ def intrinsic(
     output: JsonOpt = None,
 ) -> None:
     """Word-pair correlations of embeddings trained on original vs anonymized MTSamples (mean, 90% CI)."""
-    from anonymed.cli.embed import stage_progress
     from anonymed.evaluate.report import Evaluation
     from anonymed.evaluate.report_config import IntrinsicSection, ReportConfig
 
@@ -241,7 +240,6 @@ def report(
     progress: ProgressOpt = True,
 ) -> None:
     """Run the configured methods on the corpora and write the HTML, Markdown and JSON report."""
-    from anonymed.cli.embed import stage_progress
     from anonymed.evaluate.report import build_report
     from anonymed.evaluate.report_config import load_config
 

@@ -8,22 +8,21 @@ from typing import Annotated
 import typer
 
 from anonymed.cli import sentences as sentence_commands
-from anonymed.cli.common import console, handled_errors, print_summary, quiet_logging, write_json
-from anonymed.cli.deid import reader_options
+from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.cli.scale import (
     SHARD_SIZE,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
-    print_throughput,
-    run_sharded,
+    reader_spec,
+    run_command,
+    save_summary,
 )
 from anonymed.io.registry import open_writer
 from anonymed.obfuscate.words import WordObfuscator
 from anonymed.runner.batch import BatchOptions
 from anonymed.runner.factories import WordsFactory
-from anonymed.runner.shards import ReaderSpec
 
 app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution.", no_args_is_help=True)
 
@@ -79,20 +78,24 @@ def words(
         obfuscator = WordObfuscator(space, n=n, random_state=seed, paper_preprocessing=paper_preprocessing)
         obfuscator.loaded_space()  # a bad space or N fails here, before any worker starts
         factory = WordsFactory(space, n, seed, paper_preprocessing)
-        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang))
+        spec = reader_spec(input, input_format, text_field, id_field, lang)
         writer = open_writer(output, output_format, like=spec.open())
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        result = run_sharded(spec, writer, factory, options, label="words", progress=progress)
-    print_summary(result, title=f"anonymed obfuscate words -> {output}", seeded=seed is not None)
-    print_throughput(result)
+        result = run_command(
+            spec,
+            writer,
+            factory,
+            options,
+            command="obfuscate words",
+            output=output,
+            progress=progress,
+            seeded=seed is not None,
+        )
     counts = result.counters
     rate = counts["tokens"] / result.seconds if result.seconds > 0 else 0.0
     console.print(
         f"{counts['tokens']} tokens replaced ({counts['unseen']} unseen words, {counts['numbers']} numbers), "
         f"{rate:,.0f} tokens/s"
     )
-    if summary is not None:
-        tokens = {"tokens": counts["tokens"], "unseen": counts["unseen"], "numbers": counts["numbers"]}
-        write_json(
-            summary, {**result.to_json(), **tokens, "n": str(obfuscator.degree), "seeded": seed is not None}
-        )
+    tokens = {"tokens": counts["tokens"], "unseen": counts["unseen"], "numbers": counts["numbers"]}
+    save_summary(summary, result, {**tokens, "n": str(obfuscator.degree), "seeded": seed is not None})

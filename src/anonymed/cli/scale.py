@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from anonymed.cli.common import console, progress_bar
+from anonymed.cli.common import console, print_summary, progress_bar, write_json
 from anonymed.io.base import Writer
 from anonymed.runner.batch import DEFAULT_SHARD_SIZE, BatchOptions, BatchProgress, BatchSummary, run_batch
 from anonymed.runner.process import ProcessFactory
@@ -30,6 +31,23 @@ WorkdirOpt = Annotated[
     Path | None,
     typer.Option("--workdir", help="Work folder for shard files (default: hidden, next to the output)."),
 ]
+
+
+def reader_options(text_field: str | None, id_field: str | None, lang: str) -> dict[str, Any]:
+    """Options passed to the reader (only those given)."""
+    options: dict[str, Any] = {"lang": lang}
+    if text_field:
+        options["text_field"] = text_field
+    if id_field:
+        options["id_field"] = id_field
+    return options
+
+
+def reader_spec(
+    input: Path, input_format: str | None, text_field: str | None, id_field: str | None, lang: str
+) -> ReaderSpec:
+    """The input of a corpus command: its path, format and the reader options given."""
+    return ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang))
 
 
 def run_sharded(
@@ -58,3 +76,27 @@ def print_throughput(summary: BatchSummary) -> None:
         f"{summary.tokens:,} tokens, {summary.docs_per_second:,.1f} docs/s, "
         f"{summary.tokens_per_second:,.0f} tokens/s on {summary.workers} worker(s){resumed}"
     )
+
+
+def run_command(
+    spec: ReaderSpec,
+    writer: Writer,
+    factory: ProcessFactory,
+    options: BatchOptions,
+    *,
+    command: str,
+    output: Path,
+    progress: bool,
+    seeded: bool = False,
+) -> BatchSummary:
+    """Run ``anonymed COMMAND`` to ``output`` with a progress bar, then print its summary and throughput."""
+    result = run_sharded(spec, writer, factory, options, label=command.split()[-1], progress=progress)
+    print_summary(result, title=f"anonymed {command} -> {output}", seeded=seeded)
+    print_throughput(result)
+    return result
+
+
+def save_summary(path: Path | None, result: BatchSummary, extra: Mapping[str, object] | None = None) -> None:
+    """Write the run summary, then the ``extra`` fields, as JSON to ``path`` if one is given."""
+    if path is not None:
+        write_json(path, {**result.to_json(), **(extra or {})})

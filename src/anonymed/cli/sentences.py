@@ -9,17 +9,16 @@ from typing import Annotated
 
 import typer
 
-from anonymed.cli.common import console, handled_errors, print_summary, quiet_logging, write_json
-from anonymed.cli.deid import reader_options
-from anonymed.cli.embed import stage_progress
+from anonymed.cli.common import console, handled_errors, quiet_logging, stage_progress
 from anonymed.cli.scale import (
     SHARD_SIZE,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
-    print_throughput,
-    run_sharded,
+    reader_spec,
+    run_command,
+    save_summary,
 )
 from anonymed.io.registry import open_writer
 from anonymed.obfuscate.bank_build import build_default_bank, default_bank_exists, default_bank_path
@@ -27,8 +26,6 @@ from anonymed.obfuscate.hybrid import HybridConfig, HybridObfuscator
 from anonymed.obfuscate.sentences import SentenceObfuscator
 from anonymed.runner.batch import BatchOptions, BatchSummary
 from anonymed.runner.factories import HybridFactory, SentencesFactory
-from anonymed.runner.process import ProcessFactory
-from anonymed.runner.shards import ReaderSpec
 
 InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
 OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")]
@@ -90,9 +87,19 @@ def sentences(
         SentenceObfuscator(bank, k=k).loaded_bank()  # a bad bank or k fails here, before any worker starts
         factory = SentencesFactory(bank, k, seed)
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang))
-        result = _run(spec, output, output_format, factory, options, progress)
-    _present(result, output, "sentences", seed, summary, {"k": k})
+        spec = reader_spec(input, input_format, text_field, id_field, lang)
+        writer = open_writer(output, output_format, like=spec.open())
+        result = run_command(
+            spec,
+            writer,
+            factory,
+            options,
+            command="obfuscate sentences",
+            output=output,
+            progress=progress,
+            seeded=seed is not None,
+        )
+    _present(result, summary, {"k": k, "seeded": seed is not None})
 
 
 def hybrid(
@@ -138,36 +145,25 @@ def hybrid(
         ).load()
         factory = HybridFactory(pipeline, chosen.then, chosen.k, chosen.n, chosen.bank, chosen.space)
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        spec = ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, pipeline.lang))
-        result = _run(spec, output, output_format, factory, options, progress)
-    _present(result, output, "hybrid", pipeline.seed, summary, {"then": chosen.then})
+        spec = reader_spec(input, input_format, text_field, id_field, pipeline.lang)
+        writer = open_writer(output, output_format, like=spec.open())
+        seeded = pipeline.seed is not None
+        result = run_command(
+            spec,
+            writer,
+            factory,
+            options,
+            command="obfuscate hybrid",
+            output=output,
+            progress=progress,
+            seeded=seeded,
+        )
+    _present(result, summary, {"then": chosen.then, "seeded": seeded})
 
 
-def _run(
-    spec: ReaderSpec,
-    output: Path,
-    output_format: str | None,
-    factory: ProcessFactory,
-    options: BatchOptions,
-    progress: bool,
-) -> BatchSummary:
-    writer = open_writer(output, output_format, like=spec.open())
-    return run_sharded(spec, writer, factory, options, label=factory.name, progress=progress)
-
-
-def _present(
-    result: BatchSummary,
-    output: Path,
-    name: str,
-    seed: int | None,
-    summary: Path | None,
-    extra: dict[str, object],
-) -> None:
-    print_summary(result, title=f"anonymed obfuscate {name} -> {output}", seeded=seed is not None)
-    print_throughput(result)
+def _present(result: BatchSummary, summary: Path | None, extra: dict[str, object]) -> None:
     counts = dict(result.counters)
     if "sentences" in counts:
         rate = counts["sentences"] / result.seconds if result.seconds > 0 else 0.0
         console.print(f"{counts['sentences']} sentences replaced, {rate:,.0f} sentences/s")
-    if summary is not None:
-        write_json(summary, {**result.to_json(), **counts, **extra, "seeded": seed is not None})
+    save_summary(summary, result, {**counts, **extra})

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from anonymed.document import Document, Span
 from anonymed.errors import SpanError
@@ -22,6 +22,38 @@ from anonymed.io.common import (
     pick_metadata,
     record_id,
 )
+
+T = TypeVar("T")
+
+
+def parse_lines(
+    lines: Iterable[bytes],
+    make: Callable[[int, str, dict[str, Any]], T],
+    id_field: str,
+    *,
+    first_line: int = 1,
+    first_index: int = 0,
+) -> Iterator[T | ReadFailure]:
+    """``make(index, id, object)`` of each non-blank line's JSON object, or the ``ReadFailure`` of a bad line.
+
+    The id is the ``id_field`` value (string or integer), else the line number; a line that is not UTF-8 or
+    not a JSON object, or that ``make`` refuses (``RecordProblem``, ``SpanError``), is a failure.
+    """
+    index = first_index
+    for number, line in enumerate(lines, start=first_line):
+        if not line.strip():
+            continue
+        rid = str(number)
+        try:
+            obj = parse_json(decode_utf8(line, first=number == 1))
+            if not isinstance(obj, dict):
+                raise RecordProblem(f"line holds a JSON {json_type(obj)}, not an object")
+            rid = record_id(obj.get(id_field), id_field, rid)
+            item: T | ReadFailure = make(index, rid, obj)
+        except (RecordProblem, SpanError) as problem:
+            item = failure(index, rid, problem)
+        yield item
+        index += 1
 
 
 class JsonlReader(Reader):
@@ -48,22 +80,17 @@ class JsonlReader(Reader):
         return {"text_field": self.text_field, "id_field": self.id_field}
 
     def __iter__(self) -> Iterator[Record]:
-        index = 0
         with open_input(self.path) as lines:
-            for number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                rid = str(number)
-                try:
-                    obj = parse_json(decode_utf8(line, first=number == 1))
-                    if not isinstance(obj, dict):
-                        raise RecordProblem(f"line holds a JSON {json_type(obj)}, not an object")
-                    rid = record_id(obj.get(self.id_field), self.id_field, rid)
-                    record: Record = self.document(obj, rid)
-                except (RecordProblem, SpanError) as problem:
-                    record = failure(index, rid, problem)
-                yield record
-                index += 1
+            yield from self.read_lines(lines)
+
+    def read_lines(
+        self, lines: Iterable[bytes], first_line: int = 1, first_index: int = 0
+    ) -> Iterator[Record]:
+        """The records of ``lines``, the first being line ``first_line`` and record ``first_index``."""
+        return parse_lines(lines, self._record, self.id_field, first_line=first_line, first_index=first_index)
+
+    def _record(self, index: int, rid: str, obj: dict[str, Any]) -> Record:
+        return self.document(obj, rid)
 
     def document(self, obj: Mapping[str, Any], rid: str) -> Document:
         """The document of one parsed record."""

@@ -12,17 +12,8 @@ from anonymed.document import Document, Span
 from anonymed.errors import InputError, SpanError
 from anonymed.io.atomic import FileWriter
 from anonymed.io.base import ReadFailure, Record
-from anonymed.io.common import (
-    ERROR_KEY,
-    RecordProblem,
-    decode_utf8,
-    dumps,
-    failure,
-    json_type,
-    open_input,
-    parse_json,
-    record_id,
-)
+from anonymed.io.common import ERROR_KEY, RecordProblem, dumps, json_type, open_input
+from anonymed.io.jsonl import parse_lines
 from anonymed.labels import Label
 
 
@@ -57,22 +48,8 @@ class SpansReader:
         self.path = Path(path)
 
     def __iter__(self) -> Iterator[SpanRecord | ReadFailure]:
-        index = 0
         with open_input(self.path) as lines:
-            for number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                rid = str(number)
-                try:
-                    obj = parse_json(decode_utf8(line, first=number == 1))
-                    if not isinstance(obj, dict):
-                        raise RecordProblem(f"line holds a JSON {json_type(obj)}, not an object")
-                    rid = record_id(obj.get("id"), "id", rid)
-                    item: SpanRecord | ReadFailure = _record(index, rid, obj)
-                except (RecordProblem, SpanError) as problem:
-                    item = failure(index, rid, problem)
-                yield item
-                index += 1
+            yield from parse_lines(lines, _record, "id")
 
 
 def _record(index: int, rid: str, obj: dict[str, Any]) -> SpanRecord | ReadFailure:

@@ -21,10 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
-import shutil
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
@@ -34,7 +31,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from anonymed.errors import ConfigError, OutputError, ResourceError
+from anonymed.errors import ConfigError, ResourceError
+from anonymed.io.hashed_folder import read_meta, save_folder, write_hashed_meta
 from anonymed.obfuscate.encoders import SentenceEncoder, load_encoder
 
 FORMAT, VERSION = "anonymed-bank", 1
@@ -196,18 +194,7 @@ class Bank:
 
     def save(self, path: Path) -> Path:
         """Write the bank folder atomically (a temporary sibling renamed into place)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
-        try:
-            self._write(tmp)
-            if path.exists():
-                shutil.rmtree(path)
-            os.replace(tmp, path)
-        except OSError as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise OutputError(f"cannot write bank to {str(path)!r}: {exc.strerror}") from None
-        return path
+        return save_folder(path, self._write, "bank")
 
     def _write(self, folder: Path) -> None:
         import faiss
@@ -218,7 +205,6 @@ class Bank:
         save = getattr(self.encoder, "save", None)
         if save is not None:
             save(folder)
-        files = {p.name: _sha256(p) for p in sorted(folder.iterdir())}
         meta = {
             **self.meta,
             "format": FORMAT,
@@ -226,17 +212,8 @@ class Bank:
             "size": len(self),
             "encoder": self.encoder.spec(),
             "index": {**asdict(self.index_params), "kind": self.kind},
-            "files": files,
         }
-        (folder / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        write_hashed_meta(folder, meta)
 
 
 def load_bank(path: Path | str, *, verify: bool = True, encoder: SentenceEncoder | None = None) -> Bank:
@@ -245,15 +222,7 @@ def load_bank(path: Path | str, *, verify: bool = True, encoder: SentenceEncoder
 
     folder = Path(path)
     try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-            raise ResourceError(f"{str(folder)!r} is not an {FORMAT} version {VERSION} folder")
-        if verify:
-            for name, expected in meta.get("files", {}).items():
-                if _sha256(folder / name) != expected:
-                    raise ResourceError(
-                        f"bank file {str(folder / name)!r} does not match its recorded SHA-256"
-                    )
+        meta = read_meta(folder, FORMAT, VERSION, what="bank", verify=verify)
         sentences = tuple(json.loads((folder / "sentences.json").read_text(encoding="utf-8")))
         keys = np.load(folder / "keys.npy")
         index = faiss.read_index(str(folder / "index.faiss"), faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)

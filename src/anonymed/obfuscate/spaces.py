@@ -13,11 +13,7 @@ A space is a folder::
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -26,7 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from anonymed.errors import OutputError, ResourceError
+from anonymed.errors import ResourceError
+from anonymed.io.hashed_folder import read_meta, save_folder, write_hashed_meta
 from anonymed.obfuscate.neighbours import Progress, build_table, check_table, normalised
 from anonymed.obfuscate.subwords import Subwords
 from anonymed.obfuscate.vocab import Hygiene, candidate_ids, casefold_groups
@@ -100,18 +97,7 @@ class Space:
 
     def save(self, path: Path) -> Path:
         """Write the space folder atomically (a temporary sibling renamed into place)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
-        try:
-            self._write(tmp)
-            if path.exists():
-                shutil.rmtree(path)
-            os.replace(tmp, path)
-        except OSError as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise OutputError(f"cannot write space to {str(path)!r}: {exc.strerror}") from None
-        return path
+        return save_folder(path, self._write, "space")
 
     def _write(self, folder: Path) -> None:
         arrays: dict[str, npt.NDArray[Any]] = {name: getattr(self, name) for name in _ARRAYS}
@@ -126,35 +112,18 @@ class Space:
         (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
         for name, array in arrays.items():
             np.save(folder / f"{name}.npy", np.ascontiguousarray(array))
-        files = {p.name: _sha256(p) for p in sorted(folder.iterdir())}
-        meta = {**self.meta, "format": FORMAT, "version": VERSION, "n_max": self.n_max, "files": files}
+        meta = {**self.meta, "format": FORMAT, "version": VERSION, "n_max": self.n_max}
         meta.update(
             vocab_size=len(self.tokens), candidates=len(self.candidates), dim=int(self.vectors.shape[1])
         )
-        (folder / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        write_hashed_meta(folder, meta)
 
 
 def load_space(path: Path | str, *, verify: bool = True) -> Space:
     """Load a space folder; arrays are memory-mapped; with ``verify`` the files' SHA-256 are checked."""
     folder = Path(path)
     try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-            raise ResourceError(f"{str(folder)!r} is not an {FORMAT} version {VERSION} folder")
-        if verify:
-            for name, expected in meta.get("files", {}).items():
-                if _sha256(folder / name) != expected:
-                    raise ResourceError(
-                        f"space file {str(folder / name)!r} does not match its recorded SHA-256"
-                    )
+        meta = read_meta(folder, FORMAT, VERSION, what="space", verify=verify)
         vocab = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
         arrays = {name: np.load(folder / f"{name}.npy", mmap_mode="r") for name in _ARRAYS}
         subwords = None

@@ -17,15 +17,7 @@ from typing import IO, Any
 
 from anonymed.errors import SpanError
 from anonymed.io.base import ReadFailure, Record
-from anonymed.io.common import (
-    RecordProblem,
-    decode_utf8,
-    failure,
-    json_type,
-    open_input,
-    parse_json,
-    record_id,
-)
+from anonymed.io.common import RecordProblem, failure, open_input
 from anonymed.io.csv_io import FIELD_LIMIT, CsvReader
 from anonymed.io.jsonl import JsonlReader
 from anonymed.io.physionet import END, START, PhysionetReader, _raw_records, load_phrases
@@ -78,22 +70,8 @@ def read_jsonl(
     reader: JsonlReader, start: int, stop: int, first_line: int, first_index: int
 ) -> Iterator[Record]:
     """The records of one byte range, parsed as ``JsonlReader`` parses each line."""
-    index = first_index
     with open_input(reader.path) as handle:
-        for number, line in enumerate(_range(handle, start, stop), start=first_line):
-            if not line.strip():
-                continue
-            rid = str(number)
-            try:
-                obj = parse_json(decode_utf8(line, first=number == 1))
-                if not isinstance(obj, dict):
-                    raise RecordProblem(f"line holds a JSON {json_type(obj)}, not an object")
-                rid = record_id(obj.get(reader.id_field), reader.id_field, rid)
-                record: Record = reader.document(obj, rid)
-            except (RecordProblem, SpanError) as problem:
-                record = failure(index, rid, problem)
-            yield record
-            index += 1
+        yield from reader.read_lines(_range(handle, start, stop), first_line, first_index)
 
 
 class _Pieces:
