@@ -199,3 +199,39 @@ def test_the_pipeline_processes_a_one_megabyte_note() -> None:
     doc = FACTORY.build()(Document("big", paragraph * copies))
     assert len(doc.text) > 1_000_000 and len(doc.spans) >= 2 * copies
     assert "Helen Park" not in doc.result and "02/12/2020" not in doc.result
+
+
+#: writer format -> output name, for documents made in Python (not read from a file)
+API_OUTPUTS = {"jsonl": "out.jsonl", "csv": "out.csv", "txt": "out", "parquet": "out.parquet"}
+#: text that a Python caller can build but no UTF-8 file can hold: a lone surrogate somewhere
+api_texts = st.one_of(
+    st.text(max_size=30),  # ordinary Unicode
+    st.builds(
+        lambda a, s, b: a + s + b,
+        st.text(max_size=10),
+        st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
+        st.text(max_size=10),
+    ),  # one lone surrogate between ordinary text
+)
+
+
+@pytest.mark.parametrize("fmt", sorted(API_OUTPUTS))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=st.lists(api_texts, min_size=1, max_size=4))
+def test_python_documents_that_no_file_can_hold_fail_in_their_place(fmt: str, texts: list[str]) -> None:
+    docs = [Document(f"d{i}", text) for i, text in enumerate(texts)]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / API_OUTPUTS[fmt]
+        with open_writer(path, fmt) as writer:
+            for doc in docs:
+                writer.write(doc)
+        back = list(open_reader(path, fmt))
+        manifest = path / "_failures.jsonl"
+        failures = manifest.read_text("utf-8") if manifest.exists() else ""
+    unwritable = [any(0xD800 <= ord(c) <= 0xDFFF for c in text) for text in texts]
+    if fmt == "txt":  # failures are listed in the folder's manifest, not as files
+        assert len(back) == unwritable.count(False)
+        assert failures.count("lone surrogate") == unwritable.count(True)
+        return
+    assert ids_of(back) == [doc.id for doc in docs]  # N in = N out, ids and order intact
+    assert [is_placeholder(r) for r in back] == unwritable

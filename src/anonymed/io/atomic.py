@@ -18,7 +18,7 @@ from typing import TextIO
 
 from anonymed.document import Document
 from anonymed.errors import OutputError
-from anonymed.io.base import ReadFailure, Writer
+from anonymed.io.base import ReadFailure, Writer, unwritable
 
 
 def output_error(path: Path, exc: OSError) -> OutputError:
@@ -198,8 +198,13 @@ class FileWriter(Writer):
         return ""
 
     def write(self, doc: Document) -> None:
-        """Write one processed document."""
-        self._emit(doc.id, lambda: self.format_document(doc))
+        """Write one processed document (a failure in its place if its output is not Unicode)."""
+        chunk = self.format_document(doc)
+        refused = unwritable(self.count, doc.id, chunk)
+        if refused is not None:
+            self.write_failure(refused)
+            return
+        self._emit(doc.id, lambda: chunk)
 
     def write_failure(self, failure: ReadFailure) -> None:
         """Write a placeholder for a failed record."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,6 +23,19 @@ class ReadFailure:
 
 
 Record = Document | ReadFailure
+
+#: a lone UTF-16 surrogate: not Unicode, so no UTF-8 output can hold it (only the Python API can make one)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unwritable(index: int, record_id: str, *texts: str) -> ReadFailure | None:
+    """The failure to write instead of a record whose output text holds a lone surrogate, else None."""
+    for text in texts:
+        found = _LONE_SURROGATE.search(text)
+        if found is not None:
+            rid = record_id.encode("utf-8", "backslashreplace").decode("utf-8")
+            return ReadFailure(index, rid, f"output holds a lone surrogate at character {found.start()}")
+    return None
 
 
 class Reader(ABC):

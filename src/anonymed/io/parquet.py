@@ -18,7 +18,7 @@ from typing import Any
 from anonymed.document import Document
 from anonymed.errors import ConfigError, InputError, OutputError
 from anonymed.io.atomic import fsync_dir, output_error
-from anonymed.io.base import Reader, ReadFailure, Record, Writer
+from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
 from anonymed.io.common import ERROR_KEY, RecordProblem, failure, json_type, pick_metadata, record_id
 
 #: rows decoded at a time when reading
@@ -175,6 +175,11 @@ class ParquetWriter(Writer):
         record: Mapping[str, Any] | None = doc.metadata.get("record")
         cells = {self.id_field: doc.id} if record is None else dict(record)
         cells[self.text_field] = doc.result
+        strings = [value for value in cells.values() if isinstance(value, str)]
+        refused = unwritable(self.count, doc.id, *strings)
+        if refused is not None:
+            self.write_failure(refused)
+            return
         self._add(doc.id, cells)
 
     def write_failure(self, failure: ReadFailure) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path, PurePosixPath
 from anonymed.document import Document
 from anonymed.errors import InputError, OutputError
 from anonymed.io.atomic import AtomicDir, AtomicFile
-from anonymed.io.base import Reader, ReadFailure, Record, Writer
+from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
 from anonymed.io.common import ERROR_KEY, RecordProblem, decode_utf8, dumps, failure
 
 #: the manifest of failed records in an output folder
@@ -75,8 +75,12 @@ class TxtWriter(Writer):
         self._closed = False
 
     def write(self, doc: Document) -> None:
-        """Write the document's text to its file."""
+        """Write the document's text to its file (a failure in its place if the text is not Unicode)."""
         self._check_open(doc.id)
+        refused = unwritable(len(self._seen) + len(self._failures), doc.id, doc.result)
+        if refused is not None:
+            self.write_failure(refused)
+            return
         if self.single:
             if self._seen:
                 raise OutputError(f"{str(self.path)!r} holds one document; got a second (record {doc.id!r})")
