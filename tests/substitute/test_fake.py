@@ -149,8 +149,8 @@ def _ordinal_agrees(s: str) -> bool:
             "26 février 2020",
             None,
             "fr",
-            matches(rf"([1-9]|[12]\d|3[01]) ({FR_MONTHS}) \d{{4}}"),
-        ),  # French name
+            matches(rf"(1er|[2-9]|[12]\d|3[01]) ({FR_MONTHS}) \d{{4}}"),
+        ),  # French name; the first of the month is "1er" in French
         ("12 fevrier 2020", None, "fr", lambda s: s.isascii()),  # unaccented original, unaccented surrogate
         (
             "1er mars 2019",

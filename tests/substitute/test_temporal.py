@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from anonymed.substitute import temporal_words as words
 from anonymed.substitute.temporal import Kind, Unit, detect_order, parse_temporal, render_temporal
 
 REF = dt.date(2021, 5, 1)
@@ -165,3 +167,57 @@ def test_numeric_dates_round_trip_in_their_language(date: dt.date, lang: str) ->
     value = parse_temporal(text, lang=lang, reference=REF)
     assert value is not None and value.quantity == date.toordinal()
     assert render_temporal(value, value.quantity) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "le deux janvier mille neuf cent soixante dix huit",  # only the month was a slot: day, year leaked
+        "vingt mars 20",  # "vingt" (the day) was kept while 20 was read as the day
+        "le premier mars 2020",  # "premier" (the 1st) was kept beside the noisy date
+    ],
+)
+def test_dates_with_spelled_out_numbers_are_not_parsed(text: str) -> None:
+    assert parse_temporal(text, lang="fr", reference=REF) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "shift", "expected"),
+    [
+        ("Sept 01,2026", "en", 1, "Sep 02,2026"),  # "01,2026" was read as a decimal number
+        ("12/2020", "en", 1, "1/2021"),  # month and four-digit year, like 12/83
+        ("2020-12", "en", 1, "2021-01"),  # ISO year-month keeps two-digit months (was "2021-1")
+        ("12 mars 2020", "fr", -30, "11 février 2020"),  # "mars" has no accent to drop: accents kept
+        ("12 fevrier 2020", "fr", 30, "13 mars 2020"),  # an unaccented original stays unaccented
+        ("Tues, Feb 25 2020", "en", 1, "Wed, Feb 26 2020"),  # "Tues" was kept, telling the true weekday
+        ("mar 3 mars 2020", "fr", 1, "mer 4 mars 2020"),  # "mar" is mardi in French, not March
+        ("le 2e mars 2020", "fr", 1, "le 3e mars 2020"),  # the French ordinal "e" is kept
+        ("10:30", "en", -60, "09:30"),  # a 24-hour time keeps a two-digit hour
+        ("3:45 PM", "en", -60, "2:45 PM"),  # a 12-hour time does not gain a zero
+    ],
+)
+def test_formats_read_and_written_back(text: str, lang: str, shift: int, expected: str) -> None:
+    value = parse_temporal(text, lang=lang, reference=REF)
+    assert value is not None
+    assert render_temporal(value, value.quantity + shift) == expected
+
+
+def test_month_year_numbers_do_not_vote_for_the_numeric_order() -> None:
+    assert detect_order(["12/2020", "02/03/2020"], "fr") == "DMY"
+
+
+@pytest.mark.parametrize(("table", "kind"), [(words.MONTHS, "month"), (words.WEEKDAYS, "weekday")])
+def test_every_name_of_the_tables_reads_back_as_itself(
+    table: Mapping[tuple[str, str], tuple[str, ...]], kind: str
+) -> None:
+    for (lang, _form), names in table.items():
+        for number, name in enumerate(names, start=1):
+            found = words.name_of(name, lang)
+            assert found is not None and (found.kind, found.lang, found.number) == (kind, lang, number)
+
+
+def test_synthetic_notes_write_months_from_the_shared_table() -> None:
+    from anonymed.train import synthetic
+
+    assert words.MONTHS[("en", "full")] == synthetic._EN_MONTHS
+    assert words.MONTHS[("fr", "full")] == synthetic._FR_MONTHS

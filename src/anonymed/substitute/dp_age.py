@@ -23,9 +23,8 @@ from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
 from anonymed.substitute.dp_common import DPOperator, DPParams
 from anonymed.substitute.temporal import Temporal, Unit, parse_temporal, render_temporal
+from anonymed.substitute.temporal_model import UNITS_PER_YEAR
 
-#: units per year, to cap ages given in other units below 90 years
-_PER_YEAR = {Unit.YEAR: 1.0, Unit.MONTH: 12.0, Unit.WEEK: 52.1775, Unit.DAY: 365.25, Unit.HOUR: 8766.0}
 HIPAA_MAX_AGE = 89
 
 
@@ -39,7 +38,7 @@ class DPAgeParams(DPParams):
 def release_age(value: Temporal, noisy: int | float, over89: str) -> str:
     """Write a noisy age: clamped at 0, grouped above 89 years (post-processing of the noisy value only)."""
     noisy = max(noisy, 0)
-    per_year = _PER_YEAR.get(value.unit, 1.0)
+    per_year = UNITS_PER_YEAR.get(value.unit, 1.0)
     if value.unit is Unit.YEAR and noisy > HIPAA_MAX_AGE:
         return render_temporal(value, 90, number_text=over89)
     limit = (HIPAA_MAX_AGE + 1) * per_year - 1

@@ -30,6 +30,15 @@ Chronology of the document's dates (values in days), option ``chronology``:
 Other kinds (relative expressions, durations, years, months, times) are perturbed independently in their
 own unit. Amounts are kept >= 1 ("0 months ago" is not written). Note: OpenDP's samplers cannot be seeded,
 so a seeded run reproduces everything but the noise.
+
+HIPAA Safe Harbor (``over89`` module): a DATE span whose value lies 90 years or more before the reference
+date (a birth date of a patient aged 90+, a bare year such as 1925, "95 years ago") is aggregated before
+any noise: it is written as the ``over89`` marker ("[90+]"), takes no part in the chronology, and is not
+registered with the ledger, so it spends no budget (its release depends on the category only, which Safe
+Harbor lets out; the guarantee above holds among dates on the same side of the 90-year line, and the
+category itself is not protected). After the noise, as post-processing, any released value that lies 90
+years or more before the reference is also written as the marker, so no output implies an age over 89.
+Birth dates (subtype ``birth``) with a two-digit year are read in the century before the reference.
 """
 
 from __future__ import annotations
@@ -47,9 +56,18 @@ from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
 from anonymed.substitute.dp_age import DPAgeParams, release_age
 from anonymed.substitute.dp_common import DPOperator, DPParams
+from anonymed.substitute.over89 import (
+    OVER89,
+    aggregate,
+    birth_in_past,
+    cached_reference,
+    check_marker,
+    has_year,
+    implies_over89,
+    reference_date,
+)
 from anonymed.substitute.temporal import (
     Kind,
-    Slot,
     Temporal,
     detect_order,
     parse_temporal,
@@ -63,29 +81,16 @@ ORDERS = ("auto", "DMY", "MDY")
 
 @dataclass(frozen=True)
 class DPDateParams(DPParams):
-    """``chronology``: sort | gaps | none; ``numeric_order``: auto | DMY | MDY (see module docstring)."""
+    """``chronology``: sort | gaps | none; ``numeric_order``: auto | DMY | MDY; ``over89``: the marker of
+    dates indicative of an age over 89 (see module docstring)."""
 
     chronology: str = "sort"
     numeric_order: str = "auto"
+    over89: str = OVER89
 
 
-def reference_date(metadata: Any) -> dt.date | None:
-    """The document's ``reference_date`` metadata (ISO date or datetime), if any and valid."""
-    value = metadata.get("reference_date") if hasattr(metadata, "get") else None
-    if value is None:
-        return None
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None
-
-
-def _has_year(value: Temporal) -> bool:
-    return any(isinstance(p, Slot) and p.name == "year" for p in value.parts)
+_VALUES = "values"
+_AGGREGATED = "over89"
 
 
 class DPDateOperator(DPOperator):
@@ -106,9 +111,52 @@ class DPDateOperator(DPOperator):
             raise ConfigError(
                 f"dp_date numeric_order must be one of {ORDERS}, got {self.params.numeric_order!r}"
             )
+        check_marker(self.params.over89, "dp_date")
+
+    def prepare(self, spans: Sequence[Span], context: Context) -> None:
+        """Aggregate the dates indicative of an age over 89 (no draw, no budget); prepare the others."""
+        values = self._values(spans, context)
+        reference = cached_reference(context.document, context.state)
+        aggregated = {
+            (s.start, s.end): value.parts
+            for s in spans
+            if s.label is Label.DATE
+            and (value := values[(s.start, s.end)]) is not None
+            and implies_over89(value, value.quantity, reference)
+        }
+        context.state[self._key(_AGGREGATED)] = aggregated
+        super().prepare([s for s in spans if (s.start, s.end) not in aggregated], context)
+
+    def _key(self, what: str) -> str:
+        """This operator's entry in the document's shared state."""
+        return f"dp_date:{id(self)}:{what}"
+
+    def operate(self, span: Span, context: Context) -> str:
+        """The marker for an aggregated date, else the DP surrogate (or the fallback's)."""
+        if self._state(context) is None:
+            self.prepare([span], context)
+        parts = context.state.get(self._key(_AGGREGATED), {}).get((span.start, span.end))
+        if parts is not None:
+            assert isinstance(self.params, DPDateParams)
+            return aggregate(parts, self.params.over89)
+        return super().operate(span, context)
 
     def parse(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], tuple[str, Any] | None]:
-        """Parse every span; yearless dates get the reference (or the document's usual) year."""
+        """Each span's (memoization key, value); ``None`` for the fallback."""
+        values = self._values(spans, context)
+        parsed: dict[tuple[int, int], tuple[str, Any] | None] = {}
+        for span in spans:
+            value = values[(span.start, span.end)]
+            parsed[(span.start, span.end)] = (
+                None if value is None else (f"{span.label.value}:{value.key}", value)
+            )
+        return parsed
+
+    def _values(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], Temporal | None]:
+        """Each span read once per document; yearless dates get the reference (or usual) year."""
+        cached = context.state.get(self._key(_VALUES))
+        if isinstance(cached, dict) and all((s.start, s.end) in cached for s in spans):
+            return cached
         assert isinstance(self.params, DPDateParams)
         order = self.params.numeric_order
         if order == "auto":
@@ -128,18 +176,19 @@ class DPDateOperator(DPOperator):
         years = Counter(
             dt.date.fromordinal(int(v.quantity)).year
             for v in values.values()
-            if v is not None and v.kind is Kind.DATE and _has_year(v)
+            if v is not None and v.kind is Kind.DATE and has_year(v)
         )
         year = reference.year if reference else (years.most_common(1)[0][0] if years else None)
-        parsed: dict[tuple[int, int], tuple[str, Any] | None] = {}
+        born = cached_reference(context.document, context.state)
         for span in spans:
             value = values[(span.start, span.end)]
             if value is not None and year is not None:
                 value = with_year(value, year)
-            parsed[(span.start, span.end)] = (
-                None if value is None else (f"{span.label.value}:{value.key}", value)
-            )
-        return parsed
+            if value is not None and span.subtype == "birth":
+                value = birth_in_past(value, born)
+            values[(span.start, span.end)] = value
+        context.state[self._key(_VALUES)] = values
+        return values
 
     def _parameters(self, value: Temporal, epsilon: float, how: str) -> dict[str, Any]:
         return {
@@ -201,4 +250,7 @@ class DPDateOperator(DPOperator):
             released[key] = noisy
         if span.label is Label.AGE:  # ages routed here still get the HIPAA grouping
             return release_age(value, released[key], DPAgeParams().over89)
+        if implies_over89(value, released[key], cached_reference(context.document, context.state)):
+            assert isinstance(self.params, DPDateParams)
+            return aggregate(value.parts, self.params.over89)  # post-processing of the noisy value
         return render_temporal(value, released[key])

@@ -20,6 +20,7 @@ from anonymed.substitute.context import normalise_value
 from anonymed.substitute.fake_date import fake_date
 from anonymed.substitute.fake_name import Piece, Role, name_layout, render_name
 from anonymed.substitute.fake_numbers import fake_age, fake_nir, fake_phone, fake_ssn
+from anonymed.substitute.over89 import OVER89, cached_reference, check_marker
 from anonymed.substitute.shape import acceptable, apply_case, case_pattern, force_different, mask, random_like
 
 #: Faker locale of each supported language (``FakeParams.locales`` merges over it)
@@ -43,7 +44,8 @@ _DOMAIN = re.compile(r"(?:[a-z]+://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 @dataclass(frozen=True)
 class FakeParams(OperatorParams):
     """``locales``: language -> Faker locale, over en_US/fr_FR; dates drawn in [min_year, max_year]
-    (birth dates in [min_birth_year, max_birth_year]); ``max_tries`` redraws, then a shape-random fallback."""
+    (birth dates in [min_birth_year, max_birth_year]); ``max_tries`` redraws, then a shape-random fallback;
+    ``over89``: what replaces a date indicative of an age over 89 (``over89`` module)."""
 
     locales: Mapping[str, str] = field(default_factory=dict)
     min_year: int = 1950
@@ -51,6 +53,7 @@ class FakeParams(OperatorParams):
     min_birth_year: int = 1920
     max_birth_year: int = 2010
     max_tries: int = 20
+    over89: str = OVER89
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class FakeOperator(Operator):
                 raise ConfigError(f"fake needs 1 <= {low} <= {high} <= 9999, got {years[0]}..{years[1]}")
         if params.max_tries < 1:
             raise ConfigError(f"fake max_tries must be at least 1, got {params.max_tries!r}")
+        check_marker(params.over89, "fake")
         for locale in self.locales.values():
             self._faker_for_locale(locale)
 
@@ -146,7 +150,9 @@ class FakeOperator(Operator):
                 if birth
                 else (params.min_year, params.max_year)
             )
-            return fake_date(text, rng, _lang(context.lang), years, span.subtype)
+            reference = cached_reference(context.document, context.state)
+            lang = _lang(context.lang)
+            return fake_date(text, rng, lang, years, span.subtype, reference=reference, over89=params.over89)
         if span.label is Label.AGE:
             return fake_age(text, rng)
         if span.label is Label.LOCATION:

@@ -6,23 +6,29 @@
 keeps every character of the original that is not a date field, and each field's style (zero padding,
 order DD/MM or MM/DD, month names in English or French, full or abbreviated, case, accents, ordinal
 suffixes, two- or four-digit years, number words), so ``render_temporal(value, new_quantity)`` writes the
-surrogate in the original format and language. A span whose digits cannot all be accounted for is not
-parsed (``None``): the caller must then fall back to another operator rather than leak a number.
-Numeric dates are read with the order given (``DMY``/``MDY``) unless a component makes it impossible
-(13/02 is DMY whatever the language). ``dateparser`` reads textual dates the template parser does not;
-those are written back in the language's long format.
+surrogate in the original format and language. A span whose digits cannot all be accounted for, or
+whose day or year is spelled out in words ("le deux janvier"), is not parsed (``None``): the caller must
+then fall back to another operator rather than leak a number. Numeric dates are read with the order
+given (``DMY``/``MDY``) unless a component makes it impossible (13/02 is DMY whatever the language).
+``dateparser`` reads textual dates the template parser does not; those are written back in the
+language's long format.
+
+The readers live in ``temporal_parse`` (numbers, times) and ``temporal_phrases`` (month names,
+amounts), the words in ``temporal_words``; ``temporal_layout`` reads the same spans more loosely for
+the ``fake`` operator, and ``render_fields`` writes any template from explicit fields.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from anonymed.substitute import temporal_words as words
 from anonymed.substitute.temporal_model import (
     NUMERIC_DATE,
     Kind,
+    Layout,
     Part,
     Slot,
     Temporal,
@@ -32,17 +38,17 @@ from anonymed.substitute.temporal_model import (
     valid_date,
 )
 from anonymed.substitute.temporal_parse import (
-    parse_amount,
     parse_bare,
     parse_dateparser,
     parse_numeric,
-    parse_textual,
     parse_time,
     tokens,
 )
+from anonymed.substitute.temporal_phrases import parse_amount, parse_textual, spelled
 
 __all__ = [
     "Kind",
+    "Layout",
     "Part",
     "Slot",
     "Temporal",
@@ -50,6 +56,7 @@ __all__ = [
     "case_of",
     "detect_order",
     "parse_temporal",
+    "render_fields",
     "render_temporal",
     "with_year",
 ]
@@ -61,9 +68,11 @@ def detect_order(texts: list[str], lang: str) -> str:
     for text in texts:
         for m in NUMERIC_DATE.finditer(text):
             a, b = int(m.group(1)), int(m.group(3))
-            if len(m.group(1)) <= 2 and a > 12 >= b:
+            if len(m.group(1)) > 2 or len(m.group(3)) > 2:
+                continue
+            if a > 12 >= b:
                 votes["DMY"] += 1
-            elif len(m.group(1)) <= 2 and b > 12 >= a:
+            elif b > 12 >= a:
                 votes["MDY"] += 1
     if votes["DMY"] != votes["MDY"]:
         return max(votes, key=lambda k: votes[k])
@@ -86,18 +95,20 @@ def parse_temporal(
     if age:
         return parse_amount(toks, lang, age=True)
     has_unit = any(t.kind == "word" and words.unit_of(t.text) for t in toks)
-    if not has_unit:
+    dated = not spelled(toks, lang)
+    if dated and not has_unit:
         found = parse_numeric(text, numeric_order, ref) or parse_bare(
             text, year_only=year_only, reference=ref
         )
         if found is not None:
-            return found
-    return (
-        parse_amount(toks, lang, age=False)
-        or parse_textual(toks, lang, ref)
-        or parse_time(text)
-        or (None if has_unit else parse_dateparser(text, lang, numeric_order, ref))
-    )
+            return found.value
+    amount = parse_amount(toks, lang, age=False)
+    if amount is not None:
+        return amount
+    found = (parse_textual(toks, lang, ref) or parse_time(text)) if dated else None
+    if found is not None:
+        return found.value
+    return None if has_unit else parse_dateparser(text, lang, numeric_order, ref)
 
 
 def with_year(value: Temporal, year: int) -> Temporal:
@@ -129,6 +140,10 @@ def _fields(kind: Kind, quantity: int | float) -> dict[str, int | float]:
     return {"number": quantity}
 
 
+def _zeros(width: int) -> str:
+    return "0" * width
+
+
 def _ordinal(day: int, family: str) -> str:
     if family == "en":
         return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
@@ -158,7 +173,7 @@ def _number(value: int | float, slot: Slot) -> str:
     return str(number)
 
 
-def _fill(slot: Slot, fields: dict[str, int | float], twelve_hour: bool) -> str:
+def _fill(slot: Slot, fields: Mapping[str, int | float], twelve_hour: bool) -> str:
     name = slot.name
     if name == "day":
         day = int(fields["day"])
@@ -179,8 +194,8 @@ def _fill(slot: Slot, fields: dict[str, int | float], twelve_hour: bool) -> str:
     if name == "hour":
         hour = int(fields["hour"])
         return str((hour % 12 or 12) if twelve_hour else hour).zfill(slot.width)
-    if name == "minute":
-        return f"{int(fields['minute']):02d}"
+    if name in ("minute", "second"):
+        return f"{int(fields[name]):02d}"
     if name == "meridiem":
         return slot.forms[int(fields["hour"]) >= 12]
     if name == "unit":
@@ -192,14 +207,29 @@ def _fill(slot: Slot, fields: dict[str, int | float], twelve_hour: bool) -> str:
 
 def render_temporal(value: Temporal, quantity: int | float, *, number_text: str | None = None) -> str:
     """``value`` written with ``quantity`` in place of its own (``number_text`` overrides an amount)."""
-    fields = _fields(value.kind, quantity)
-    twelve_hour = any(isinstance(p, Slot) and p.name == "meridiem" for p in value.parts)
+    return render_fields(value.parts, _fields(value.kind, quantity), number_text=number_text)
+
+
+def render_fields(
+    parts: Sequence[Part],
+    fields: Mapping[str, int | float],
+    *,
+    number_text: str | None = None,
+    digits: Callable[[int], str] = _zeros,
+) -> str:
+    """A template written with ``fields`` (day, month, year, weekday, hour, minute, second, number).
+
+    ``digits(width)`` writes the random-digit slots of loose layouts; ``number_text`` overrides an amount.
+    """
+    twelve_hour = any(isinstance(p, Slot) and p.name == "meridiem" for p in parts)
     out: list[str] = []
-    for part in value.parts:
+    for part in parts:
         if isinstance(part, str):
             out.append(part)
         elif part.name == "number" and number_text is not None:
             out.append(number_text)
+        elif part.name == "digits":
+            out.append(digits(part.width))
         else:
             out.append(_fill(part, fields, twelve_hour))
     return "".join(out)

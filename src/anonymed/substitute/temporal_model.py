@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 
 class Unit(StrEnum):
@@ -18,6 +19,16 @@ class Unit(StrEnum):
     WEEK = "week"
     MONTH = "month"
     YEAR = "year"
+
+
+#: units in a year (a month is 1/12 year, a day 1/365.25)
+UNITS_PER_YEAR: Final = {
+    Unit.YEAR: 1.0,
+    Unit.MONTH: 12.0,
+    Unit.WEEK: 52.1775,
+    Unit.DAY: 365.25,
+    Unit.HOUR: 8766.0,
+}
 
 
 class Kind(StrEnum):
@@ -37,7 +48,8 @@ class Kind(StrEnum):
 class Slot:
     """One field of a template, filled from the new quantity."""
 
-    name: str  # day | month | month_name | year | weekday | number | unit | hour | minute | meridiem
+    #: day | month | month_name | year | weekday | number | unit | hour | minute | second | meridiem | digits
+    name: str
     width: int = 0
     lang: str = "en"
     form: str = "full"
@@ -67,8 +79,28 @@ class Temporal:
         return f"{self.kind.value}:{self.unit.value}:{self.quantity}"
 
 
-#: a numeric date: D/M/Y, M/D/Y, Y-M-D, D.M.Y, or two components (day-month or month-year)
-NUMERIC_DATE = re.compile(r"(?<![\d/.\-])(\d{1,4})([/.\-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?!\d|[/.\-]\d)")
+@dataclass(frozen=True)
+class Layout:
+    """A span's template, with the value read from it (``None``: a layout to fill with random values only)."""
+
+    parts: tuple[Part, ...]
+    value: Temporal | None = None
+
+    def slots(self) -> tuple[Slot, ...]:
+        """The fields of the template."""
+        return tuple(p for p in self.parts if isinstance(p, Slot))
+
+
+#: a numeric date: D/M/Y, M/D/Y, Y-M-D, D.M.Y, or two components (day-month, month-year, year-month);
+#: groups: first number, separator, second number, separator again, third number
+NUMERIC_DATE = re.compile(
+    r"(?<![\d/.\-])(\d{1,4})([/.\-])(\d{1,2}|\d{4})(?:(\2)(\d{4}|\d{2}))?(?!\d|[/.\-]\d)"
+)
+#: the same with any separators ("13 / 03", "22|8|1923", "20 12 2003"): layouts for random values only
+_ANY_SEPARATOR = r"(\s*[/.|\-]\s*|\s+)"
+LOOSE_NUMERIC_DATE = re.compile(
+    rf"(?<!\d)(\d{{1,4}}){_ANY_SEPARATOR}(\d{{1,4}})(?:{_ANY_SEPARATOR}(\d{{1,4}}))?(?!\d)"
+)
 
 
 def case_of(word: str) -> str:

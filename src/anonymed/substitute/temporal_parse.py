@@ -1,7 +1,9 @@
-"""The parsers behind ``temporal.parse_temporal``: numeric and textual dates, times, amounts, bare numbers.
+"""Readers of numeric dates, clock times and bare numbers, and ``dateparser`` for the rest.
 
-Each parser returns a ``Temporal`` (quantity, unit and the template of the text) or ``None``; a parser
-never accepts a span in which some digits would be left out of its template (they could leak).
+Each reader returns a ``Layout``: the template of the text and the value read from it. A strict reader
+(the default, for ``dp_date``) never accepts a span in which some digits would be left out of its
+template (they could leak) and always reads a value. ``loose=True`` (the ``fake`` operator's layouts)
+also accepts any separators, seconds, hours written ``14h`` and impossible dates, leaving the value unread.
 """
 
 from __future__ import annotations
@@ -10,263 +12,200 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from anonymed.substitute import temporal_words as words
 from anonymed.substitute.temporal_model import (
+    LOOSE_NUMERIC_DATE,
     NUMERIC_DATE,
     Kind,
+    Layout,
     Part,
     Slot,
     Temporal,
     Unit,
-    case_of,
     two_digit_year,
     valid_date,
 )
 
-_TIME = re.compile(r"(?<!\d)(\d{1,2})(?:([:h])(\d{2}))?(?:\s?([aApP])(\.?)([mM])(\.?))?(?![\d:])")
-_TOKEN = re.compile(
-    r"(?P<num>\d+(?:[.,]\d+)?)(?P<suf>(?:st|nd|rd|th|er|re|ème|eme|e)(?![^\W\d_]))?"
-    r"|(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)(?P<dot>\.)?|(?P<other>\s+|.)"
+_TIME = re.compile(
+    r"(?<!\d)(?P<hour>\d{1,2})(?:(?P<sep>[:h])(?P<minute>\d{2}))?"
+    r"(?:(?P<space>\s?)(?P<mer>[aApP])(?P<dot1>\.?)(?P<m>[mM])(?P<dot2>\.?))?(?![\d:])"
 )
-_FILLERS = {"", "of", "the", "de", "du", "le", ",", "."}
+_LOOSE_TIME = re.compile(
+    r"(?<!\d)(?P<hour>\d{1,2})(?:(?P<sep>:)(?P<minute>\d{2})(?::(?P<second>\d{2}))?"
+    r"|(?P<hsep>\s?[hH])(?P<hminute>\d{2})?(?![^\W\d_]))?"
+    r"(?:(?P<space>\s?)(?P<mer>[aApP])(?P<dot1>\.?)(?P<m>[mM])(?P<dot2>\.?)(?![^\W\d_]))?(?![\d:])"
+)
+_TOKEN = re.compile(
+    r"(?P<num>\d+(?:[.,]\d{1,3}(?!\d))?)(?P<suf>(?:st|nd|rd|th|er|re|ème|eme|e)(?![^\W\d_]))?"
+    r"|(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)(?P<dot>\.)?|(?P<other>\s+|.)",
+    re.S,
+)
+_COMPACT = re.compile(r"(\s*)(\d{8})(\s*)")
 
 
 @dataclass(frozen=True)
-class _Tok:
+class Tok:
+    """A token: ``num`` (with its ordinal suffix), ``word`` (with a trailing dot) or ``other``."""
+
     kind: str
     text: str
     suffix: str = ""
     dot: bool = False
 
+    @property
+    def surface(self) -> str:
+        """The token as written."""
+        return self.text + self.suffix + ("." if self.dot else "")
 
-def tokens(text: str) -> list[_Tok]:
-    """Numbers (with ordinal suffixes), words (with a trailing dot) and single other characters."""
-    toks: list[_Tok] = []
+
+def tokens(text: str) -> list[Tok]:
+    """Numbers (decimals up to three places, ordinal suffixes), words (trailing dot) and other characters."""
+    toks: list[Tok] = []
     for m in _TOKEN.finditer(text):
         if m.group("num") is not None:
-            toks.append(_Tok("num", m.group("num"), m.group("suf") or ""))
+            toks.append(Tok("num", m.group("num"), m.group("suf") or ""))
         elif m.group("word") is not None:
-            toks.append(_Tok("word", m.group("word"), dot=m.group("dot") is not None))
+            toks.append(Tok("word", m.group("word"), dot=m.group("dot") is not None))
         else:
-            toks.append(_Tok("other", m.group("other")))
+            toks.append(Tok("other", m.group("other")))
     return toks
 
 
-def _surface(tok: _Tok) -> str:
-    return tok.text + tok.suffix + ("." if tok.dot else "")
+def ordinal_family(suffix: str, lang: str = "") -> str:
+    """How a day's ordinal is written back: ``en`` (1st), ``fr`` (1er), ``fr-e`` (1er, 2e) or none."""
+    if suffix in ("st", "nd", "rd", "th"):
+        return "en"
+    if suffix in ("e", "ème", "eme"):
+        return "fr-e"
+    return "fr" if suffix in ("er", "re") or lang == "fr" else ""
 
 
-def parse_numeric(text: str, order: str, reference: dt.date) -> Temporal | None:
-    """A numeric date (D/M/Y, M/D/Y, Y-M-D, D/M, M/YY), read in ``order`` unless impossible."""
-    matches = list(NUMERIC_DATE.finditer(text))
+def parse_numeric(text: str, order: str, reference: dt.date, *, loose: bool = False) -> Layout | None:
+    """A numeric date (D/M/Y, M/D/Y, Y-M-D, D/M, M/YY, M/YYYY), read in ``order`` unless impossible."""
+    matches = list((LOOSE_NUMERIC_DATE if loose else NUMERIC_DATE).finditer(text))
     if len(matches) != 1:
         return None
     m = matches[0]
-    a_txt, sep, b_txt, y_txt = m.group(1), m.group(2), m.group(3), m.group(4)
     pre, post = text[: m.start()], text[m.end() :]
     if any(c.isdigit() for c in pre + post):
         return None
-    a, b = int(a_txt), int(b_txt)
-    padded = any(t.startswith("0") for t in (a_txt, b_txt)) or (
-        len(a_txt) == len(b_txt) == 2 and y_txt is not None and len(y_txt) == 4
-    )
-    width = 2 if padded else 0
-    parts: tuple[Part, ...]
-    if len(a_txt) == 4:  # YYYY-MM-DD or YYYY-MM
-        if y_txt is None:
-            if not 1 <= b <= 12:
-                return None
-            parts = (pre, Slot("year", 4), sep, Slot("month", width), post)
-            return Temporal(Kind.MONTH_YEAR, Unit.MONTH, 12 * a + b - 1, parts)
-        d = int(y_txt)
-        if len(y_txt) != 2 or not valid_date(a, b, d):
-            return None
-        width = 2 if len(b_txt) == 2 else 0
-        parts = (pre, Slot("year", 4), sep, Slot("month", width), sep, Slot("day", width), post)
-        return Temporal(Kind.DATE, Unit.DAY, dt.date(a, b, d).toordinal(), parts)
-    if len(a_txt) > 2:
+    found = _read_numeric(m.groups(), order, reference)
+    if found is None or (found[1] is None and not loose):
         return None
-    if y_txt is None and b > 31 and 1 <= a <= 12:  # 12/83: month and two-digit year
-        parts = (pre, Slot("month", width), sep, Slot("year", 2), post)
-        return Temporal(Kind.MONTH_YEAR, Unit.MONTH, 12 * two_digit_year(b, reference) + a - 1, parts)
-    year = reference.year if y_txt is None else int(y_txt)
-    if y_txt is not None and len(y_txt) == 2:
-        year = two_digit_year(year, reference)
-    orders = [order, "MDY" if order == "DMY" else "DMY"]
-    for choice in orders:
+    slots, kind, quantity = found
+    parts = (pre, *slots, post)
+    return Layout(parts, None if kind is None else Temporal(kind, _UNITS[kind], quantity, parts))
+
+
+def _read_numeric(groups: tuple[str, ...], order: str, reference: dt.date) -> _Found | None:
+    """The fields of a numeric date's three (or two) numbers; the kind is ``None`` for impossible dates."""
+    first, sep, second, sep2, third = groups
+    sep2 = sep2 or ""
+    if len(first) == 4:
+        return _year_first(int(first), sep, second, sep2, third)
+    if len(first) > 2 or (third is not None and len(third) not in (2, 4)):
+        return None
+    a, b = int(first), int(second)
+    if third is None and (len(second) == 4 or (len(second) == 2 and b > 31)):  # 12/83, 12/2020
+        year = b if len(second) == 4 else two_digit_year(b, reference)
+        slots = (Slot("month", _width(first, second, third)), sep, Slot("year", len(second)))
+        return slots, Kind.MONTH_YEAR if 1 <= a <= 12 else None, 12 * year + a - 1
+    if len(second) > 2:
+        return None
+    return _day_month(a, b, (first, sep, second, sep2, third), order, reference)
+
+
+_UNITS = {Kind.DATE: Unit.DAY, Kind.MONTH_YEAR: Unit.MONTH}
+_Found = tuple[tuple[Part, ...], Kind | None, int]
+
+
+def _width(first: str, second: str, third: str | None) -> int:
+    padded = first.startswith("0") or second.startswith("0")
+    return 2 if padded or (len(first) == len(second) == 2 and third is not None and len(third) == 4) else 0
+
+
+def _year_first(year: int, sep: str, month_text: str, sep2: str, day_text: str | None) -> _Found:
+    """YYYY-MM (a month) or YYYY-MM-DD; the month and day keep two digits when the month has two."""
+    month, width = int(month_text), 2 if len(month_text) == 2 else 0
+    if day_text is None:
+        kind = Kind.MONTH_YEAR if 1 <= month <= 12 and len(month_text) <= 2 else None
+        return (Slot("year", 4), sep, Slot("month", width)), kind, 12 * year + month - 1
+    slots = (Slot("year", 4), sep, Slot("month", width), sep2, Slot("day", width))
+    day = int(day_text)
+    if len(day_text) != 2 or len(month_text) > 2 or not valid_date(year, month, day):
+        return slots, None, 0
+    return slots, Kind.DATE, dt.date(year, month, day).toordinal()
+
+
+def _day_month(
+    a: int, b: int, texts: tuple[str, str, str, str, str | None], order: str, ref: dt.date
+) -> _Found:
+    """D/M or M/D with an optional year: ``order`` first, the other order when it is impossible."""
+    first, sep, second, sep2, third = texts
+    year = ref.year if third is None else int(third)
+    if third is not None and len(third) == 2:
+        year = two_digit_year(year, ref)
+    width = _width(first, second, third)
+    tail: tuple[Part, ...] = () if third is None else (sep2, Slot("year", len(third)))
+    for choice in (order, "MDY" if order == "DMY" else "DMY"):
         day, month = (a, b) if choice == "DMY" else (b, a)
         if valid_date(year, month, day):
-            first, second = (Slot("day", width), Slot("month", width))
-            if choice == "MDY":
-                first, second = second, first
-            tail: tuple[Part, ...] = () if y_txt is None else (sep, Slot("year", len(y_txt)))
-            parts = (pre, first, sep, second, *tail, post)
-            return Temporal(Kind.DATE, Unit.DAY, dt.date(year, month, day).toordinal(), parts)
-    return None
+            return _pair(choice, width, sep) + tail, Kind.DATE, dt.date(year, month, day).toordinal()
+    return _pair(order, width, sep) + tail, None, 0
 
 
-def parse_time(text: str) -> Temporal | None:
-    """A clock time: ``10:30``, ``14h30``, ``10:30 P.M.``, ``3 pm``."""
-    m = next((m for m in _TIME.finditer(text) if m.group(2) or m.group(4)), None)
-    if m is None:
-        return None
-    pre, post = text[: m.start()], text[m.end() :]
-    if any(c.isdigit() for c in pre + post):
-        return None
-    hour, minute = int(m.group(1)), int(m.group(3) or 0)
-    meridiem = m.group(4)
-    if minute > 59 or hour > (12 if meridiem else 23):
-        return None
-    parts: list[Part] = [pre, Slot("hour", len(m.group(1)) if m.group(1).startswith("0") else 0)]
-    if m.group(2) is not None:
-        parts += [m.group(2), Slot("minute", 2)]
-    if meridiem is not None:
-        space = (
-            " " if m.group(0)[len(m.group(1)) + len(m.group(2) or "") + len(m.group(3) or "")] == " " else ""
-        )
-        am = ("A" if meridiem.isupper() else "a") + m.group(5) + m.group(6) + m.group(7)
-        pm = ("P" if meridiem.isupper() else "p") + am[1:]
-        parts += [space, Slot("meridiem", forms=(am, pm))]
-        hour = hour % 12 + (12 if meridiem in "pP" else 0)
-    parts.append(post)
-    if m.group(2) is None:
-        return Temporal(Kind.HOUR, Unit.HOUR, hour, tuple(parts))
-    return Temporal(Kind.TIME, Unit.MINUTE, 60 * hour + minute, tuple(parts))
+def _pair(order: str, width: int, sep: str) -> tuple[Part, ...]:
+    day, month = Slot("day", width), Slot("month", width)
+    return (day, sep, month) if order == "DMY" else (month, sep, day)
 
 
-def _number_slot(tok: _Tok, lang: str) -> tuple[Slot, int | float] | None:
-    if tok.kind == "num" and not tok.suffix:
-        text = tok.text
-        if "." in text or "," in text:
-            sep = "." if "." in text else ","
-            return Slot("number", decimals=len(text.split(sep)[1]), suffix=sep), float(text.replace(",", "."))
-        return Slot("number"), int(text)
-    if tok.kind == "word":
-        value = words.number_of(tok.text, lang)
-        if value is not None:
-            kept = (tok.text, tok.text) if value == 1 else ("", "")
-            return Slot("number", lang=lang, form="word", case=case_of(tok.text), forms=kept), value
-    return None
-
-
-def _unit_slot(tok: _Tok, value: float) -> tuple[Part, Unit] | None:
-    found = words.unit_of(tok.text) if tok.kind == "word" else None
+def parse_time(text: str, *, loose: bool = False) -> Layout | None:
+    """A clock time: ``10:30``, ``14h30``, ``10:30 P.M.``, ``3 pm`` (loose: also ``14h``, ``10:22:31``)."""
+    found = time_match(text, loose=loose)
     if found is None:
         return None
-    unit, lang, singular, plural = found
-    word = words.fold(tok.text)
-    singular_now = value < 2 if lang == "fr" else value == 1
-    agrees = singular != plural and word == words.fold(singular if singular_now else plural)
-    if not agrees:
-        return _surface(tok), Unit(unit)
-    return Slot("unit", lang=lang, case=case_of(tok.text), forms=(singular, plural), dot=tok.dot), Unit(unit)
-
-
-def parse_amount(toks: list[_Tok], lang: str, *, age: bool) -> Temporal | None:
-    """A number followed by a unit word; with ``age`` a bare number counts as years."""
-    for i, tok in enumerate(toks):
-        number = _number_slot(tok, lang)
-        if number is None:
-            continue
-        j = i + 1
-        while j < len(toks) and toks[j].kind == "other" and toks[j].text.strip() in ("", "-"):
-            j += 1
-        unit = _unit_slot(toks[j], number[1]) if j < len(toks) and j - i <= 3 else None
-        if unit is None and not (age and tok.kind == "num"):
-            continue
-        parts: list[Part] = [_surface(t) for t in toks[:i]] + [number[0]]
-        if unit is None:
-            rest = toks[i + 1 :]
-            parts += [_surface(t) for t in rest]
-            return _amount(parts, Unit.YEAR, number[1], rest)
-        parts += [_surface(t) for t in toks[i + 1 : j]] + [unit[0]]
-        parts += [_surface(t) for t in toks[j + 1 :]]
-        return _amount(parts, unit[1], number[1], toks[:i] + toks[j + 1 :])
-    return None
-
-
-def _amount(parts: list[Part], unit: Unit, value: int | float, others: list[_Tok]) -> Temporal | None:
-    if any(t.kind == "num" for t in others):
+    pre, post = text[: found.start()], text[found.end() :]
+    if any(c.isdigit() for c in pre + post):
         return None
-    return Temporal(Kind.AMOUNT, unit, value, tuple(parts))
+    layout = time_layout(found, pre, post)
+    return layout if loose or layout.value is not None else None
 
 
-def _month_slot(tok: _Tok, found: tuple[str, str, int]) -> Slot:
-    lang, form, _ = found
-    return Slot(
-        "month_name", lang=lang, form=form, case=case_of(tok.text), dot=tok.dot, ascii=tok.text.isascii()
-    )
+def time_match(text: str, *, loose: bool = False) -> re.Match[str] | None:
+    """The first clock time of ``text``: a number with minutes, ``h`` or am/pm."""
+    pattern = _LOOSE_TIME if loose else _TIME
+    return next((m for m in pattern.finditer(text) if _is_time(m)), None)
 
 
-def parse_textual(toks: list[_Tok], lang: str, reference: dt.date) -> Temporal | None:
-    """A date with a month name, an optional day, year and weekday (English or French)."""
-    found = [(i, words.month_of(t.text, lang)) for i, t in enumerate(toks) if t.kind == "word"]
-    months = [(i, m) for i, m in found if m is not None]
-    if len(months) != 1:
-        return None
-    mi, entry = months[0]
-    mlang, _, month = entry
-    slots: dict[int, Slot] = {mi: _month_slot(toks[mi], entry)}
-    day = _find_day(toks, mi)
-    year_i = next(
-        (i for i, t in enumerate(toks) if t.kind == "num" and len(t.text) == 4 and not t.suffix and i != day),
-        None,
-    )
-    if year_i is None:
-        year_i = next(
-            (
-                i
-                for i in range(1, len(toks))
-                if toks[i - 1].text == "'"
-                and toks[i].kind == "num"
-                and len(toks[i].text) == 2
-                and i not in (day, mi)
-            ),
-            None,
-        )
-    for i, t in enumerate(toks):
-        weekday = words.weekday_of(t.text) if t.kind == "word" and i != mi else None
-        if weekday is not None:
-            slots[i] = Slot("weekday", lang=weekday[0], form=weekday[1], case=case_of(t.text), dot=t.dot)
-    year = reference.year
-    if year_i is not None:
-        width = len(toks[year_i].text)
-        year = int(toks[year_i].text) if width == 4 else two_digit_year(int(toks[year_i].text), reference)
-        slots[year_i] = Slot("year", width)
-    if day is not None:
-        family = "fr" if mlang == "fr" else ("en" if toks[day].suffix else "")
-        family = family or ("fr-e" if toks[day].suffix in ("e", "ème", "eme") else "")
-        slots[day] = Slot("day", 2 if toks[day].text.startswith("0") else 0, suffix=family)
-    if any(t.kind == "num" and i not in slots for i, t in enumerate(toks)):
-        return None
-    parts = tuple(slots.get(i, _surface(t)) for i, t in enumerate(toks))
-    if day is not None:
-        dnum = int(toks[day].text)
-        if not valid_date(year, month, dnum):
-            return None
-        return Temporal(Kind.DATE, Unit.DAY, dt.date(year, month, dnum).toordinal(), parts)
-    kind = Kind.MONTH_YEAR if year_i is not None else Kind.MONTH
-    return Temporal(kind, Unit.MONTH, 12 * year + month - 1, parts)
+def _is_time(m: re.Match[str]) -> bool:
+    return any(m.groupdict().get(g) for g in ("sep", "hsep", "mer"))
 
 
-def _find_day(toks: list[_Tok], mi: int) -> int | None:
-    for step in (-1, 1):
-        i = mi + step
-        while 0 <= i < len(toks) and (toks[i].kind == "other" or words.fold(toks[i].text) in _FILLERS):
-            if toks[i].kind == "other" and toks[i].text.strip() not in ("", ",", ".", "-", "/"):
-                break
-            i += step
-        if (
-            0 <= i < len(toks)
-            and toks[i].kind == "num"
-            and len(toks[i].text) <= 2
-            and 1 <= int(toks[i].text) <= 31
-        ):
-            return i
-    return None
+def time_layout(m: re.Match[str], pre: str = "", post: str = "") -> Layout:
+    """The template of a clock time match; its value when it is a real time without seconds."""
+    g = m.groupdict()
+    hour_text, meridiem = g["hour"], g["mer"]
+    hour, minute = int(hour_text), int(g.get("minute") or g.get("hminute") or 0)
+    two_digits = hour_text.startswith("0") or (len(hour_text) == 2 and meridiem is None)
+    parts: list[Part] = [pre, Slot("hour", len(hour_text) if two_digits else 0)]
+    if g.get("sep"):
+        parts += [g["sep"], Slot("minute", 2)]
+        if g.get("second"):
+            parts += [":", Slot("second", 2)]
+    elif g.get("hsep"):
+        parts += [g["hsep"]] + ([Slot("minute", 2)] if g.get("hminute") else [])
+    if meridiem is not None:
+        am = ("A" if meridiem.isupper() else "a") + g["dot1"] + g["m"] + g["dot2"]
+        parts += [g["space"], Slot("meridiem", forms=(am, ("P" if meridiem.isupper() else "p") + am[1:]))]
+        hour = hour % 12 + (12 if meridiem in "pP" else 0)
+    parts.append(post)
+    if minute > 59 or hour > 23 or (meridiem is not None and int(hour_text) > 12) or g.get("second"):
+        return Layout(tuple(parts))
+    if not (g.get("sep") or g.get("hminute")):
+        return Layout(tuple(parts), Temporal(Kind.HOUR, Unit.HOUR, hour, tuple(parts)))
+    return Layout(tuple(parts), Temporal(Kind.TIME, Unit.MINUTE, 60 * hour + minute, tuple(parts)))
 
 
-def parse_bare(text: str, *, year_only: bool, reference: dt.date) -> Temporal | None:
+def parse_bare(text: str, *, year_only: bool, reference: dt.date) -> Layout | None:
     """A lone year (``1992``, ``1980s``, two digits when ``year_only``) or day of the month (``11th``)."""
     m = re.fullmatch(r"(\s*)(\d{1,4})(st|nd|rd|th|er|e|'?[sS])?(\s*)", text)
     if m is None:
@@ -274,16 +213,37 @@ def parse_bare(text: str, *, year_only: bool, reference: dt.date) -> Temporal | 
     digits, suffix = m.group(2), m.group(3) or ""
     value = int(digits)
     pre, post = m.group(1), m.group(4)
+    parts: tuple[Part, ...]
     if len(digits) == 4 and 1000 <= value <= 2999 and suffix in ("", "s", "S", "'s"):
-        slot = Slot("year", 4, form="decade" if suffix else "full")
-        return Temporal(Kind.YEAR, Unit.YEAR, value, (pre, slot, suffix, post))
+        parts = (pre, Slot("year", 4, form="decade" if suffix else "full"), suffix, post)
+        return Layout(parts, Temporal(Kind.YEAR, Unit.YEAR, value, parts))
     if len(digits) == 2 and (year_only or value > 31) and not suffix:
-        return Temporal(Kind.YEAR, Unit.YEAR, two_digit_year(value, reference), (pre, Slot("year", 2), post))
+        parts = (pre, Slot("year", 2), post)
+        return Layout(parts, Temporal(Kind.YEAR, Unit.YEAR, two_digit_year(value, reference), parts))
     if len(digits) <= 2 and 1 <= value <= 31 and not year_only and suffix.lower() not in ("s", "'s"):
-        family = "en" if suffix in ("st", "nd", "rd", "th") else ("fr" if suffix in ("er", "e") else "")
-        slot = Slot("day", 2 if digits.startswith("0") else 0, suffix=family)
-        return Temporal(Kind.DAY_OF_MONTH, Unit.DAY, value, (pre, slot, post))
+        parts = (pre, Slot("day", 2 if digits.startswith("0") else 0, suffix=ordinal_family(suffix)), post)
+        return Layout(parts, Temporal(Kind.DAY_OF_MONTH, Unit.DAY, value, parts))
     return None
+
+
+def parse_compact(text: str, lang: str) -> Layout | None:
+    """Eight digits: YYYYMMDD when they start with a year from 1800 to 2200, else DDMMYYYY or MMDDYYYY."""
+    m = _COMPACT.fullmatch(text)
+    if m is None:
+        return None
+    digits = m.group(2)
+    year, day, month = Slot("year", 4), Slot("day", 2), Slot("month", 2)
+    if 1800 <= int(digits[:4]) <= 2200:
+        slots, (y, mo, d) = (year, month, day), (digits[:4], digits[4:6], digits[6:])
+    elif lang == "fr":
+        slots, (d, mo, y) = (day, month, year), (digits[:2], digits[2:4], digits[4:])
+    else:
+        slots, (mo, d, y) = (month, day, year), (digits[:2], digits[2:4], digits[4:])
+    parts = (m.group(1), *slots, m.group(3))
+    if not valid_date(int(y), int(mo), int(d)):
+        return Layout(parts)
+    ordinal = dt.date(int(y), int(mo), int(d)).toordinal()
+    return Layout(parts, Temporal(Kind.DATE, Unit.DAY, ordinal, parts))
 
 
 def parse_dateparser(text: str, lang: str, order: str, reference: dt.date) -> Temporal | None:

@@ -1,63 +1,30 @@
-"""English and French words of temporal expressions: months, weekdays, units and small numbers."""
+"""The one table of date words (English, French): months, weekdays, units, numbers, ordinal suffixes.
+
+Every reader and writer of dates uses these tables: ``parse_temporal`` and its renderer (``dp_date``,
+``dp_age``), the ``fake`` operator's date surrogates, and the synthetic training notes.
+"""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Final, NamedTuple
 
+#: month names by (language, form); form is ``full`` or ``abbr``
 MONTHS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
     {
-        ("en", "full"): (
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ),
+        ("en", "full"): ("January", "February", "March", "April", "May", "June", "July", "August",
+                         "September", "October", "November", "December"),
         ("en", "abbr"): ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-        ("fr", "full"): (
-            "janvier",
-            "février",
-            "mars",
-            "avril",
-            "mai",
-            "juin",
-            "juillet",
-            "août",
-            "septembre",
-            "octobre",
-            "novembre",
-            "décembre",
-        ),
-        ("fr", "abbr"): (
-            "janv",
-            "févr",
-            "mars",
-            "avr",
-            "mai",
-            "juin",
-            "juil",
-            "août",
-            "sept",
-            "oct",
-            "nov",
-            "déc",
-        ),
+        ("fr", "full"): ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+                         "octobre", "novembre", "décembre"),
+        ("fr", "abbr"): ("janv", "févr", "mars", "avr", "mai", "juin", "juil", "août", "sept", "oct", "nov",
+                         "déc"),
     }
-)
+)  # fmt: skip
 
-#: extra spellings recognised on input: word -> (lang, form, month number)
-_MONTH_VARIANTS: Final = {"sept": ("en", "abbr", 9), "fev": ("fr", "abbr", 2), "fevr": ("fr", "abbr", 2)}
-
+#: weekday names by (language, form), Monday first (ISO order)
 WEEKDAYS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
     {
         ("en", "full"): ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
@@ -66,6 +33,16 @@ WEEKDAYS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
         ("fr", "abbr"): ("lun", "mar", "mer", "jeu", "ven", "sam", "dim"),
     }
 )
+
+#: other spellings read on input (written back with the table's abbreviation): word -> (kind, lang, number)
+_VARIANTS: Final = {
+    "sept": ("month", "en", 9),
+    "fev": ("month", "fr", 2),
+    "fevr": ("month", "fr", 2),
+    "tues": ("weekday", "en", 2),
+    "thur": ("weekday", "en", 4),
+    "thurs": ("weekday", "en", 4),
+}
 
 #: unit words: word -> (unit, lang, singular form, plural form); the unit names match temporal.Unit values
 UNIT_WORDS: Final = MappingProxyType(
@@ -90,57 +67,40 @@ UNIT_WORDS: Final = MappingProxyType(
     }
 )
 
+#: small numbers written in words, 0 to 20 (amounts such as "three weeks ago" are written back in words)
 NUMBER_WORDS: Final = MappingProxyType(
     {
-        "en": (
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ),
-        "fr": (
-            "zéro",
-            "un",
-            "deux",
-            "trois",
-            "quatre",
-            "cinq",
-            "six",
-            "sept",
-            "huit",
-            "neuf",
-            "dix",
-            "onze",
-            "douze",
-            "treize",
-            "quatorze",
-            "quinze",
-            "seize",
-            "dix-sept",
-            "dix-huit",
-            "dix-neuf",
-            "vingt",
-        ),
+        "en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+               "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+               "nineteen", "twenty"),
+        "fr": ("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze",
+               "douze", "treize", "quatorze", "quinze", "seize", "dix-sept", "dix-huit", "dix-neuf", "vingt"),
     }
-)
+)  # fmt: skip
 _NUMBER_EXTRA: Final = {"a": ("en", 1), "an": ("en", 1), "une": ("fr", 1)}
+
+#: words that spell out a day, month or year number: a date holding one is written in words, not read
+SPELLED: Final = frozenset(
+    {
+        "zero", "un", "une", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze",
+        "douze", "treize", "quatorze", "quinze", "seize", "vingt", "trente", "quarante", "cinquante",
+        "soixante", "cent", "cents", "mille", "premier", "one", "two", "three", "four", "five", "seven",
+        "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+        "eighteen", "nineteen", "twenty", "thirty", "hundred", "thousand", "first", "second", "third",
+        "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+        "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+        "twentieth", "thirtieth",
+    }
+)  # fmt: skip
+
+
+class Name(NamedTuple):
+    """A month or weekday word: ``kind`` (month | weekday), language, form (full | abbr), number from 1."""
+
+    kind: str
+    lang: str
+    form: str
+    number: int
 
 
 def fold(word: str) -> str:
@@ -149,19 +109,19 @@ def fold(word: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-def _index(table: Mapping[tuple[str, str], tuple[str, ...]]) -> dict[str, tuple[str, str, int]]:
-    found: dict[str, tuple[str, str, int]] = {}
-    for (lang, form), names in table.items():
-        for number, name in enumerate(names, start=1):
-            found.setdefault(fold(name), (lang, form, number))
+def _names() -> dict[str, dict[str, Name]]:
+    """Language -> folded word -> name (the first spelling listed wins within a language)."""
+    found: dict[str, dict[str, Name]] = {}
+    for kind, table in (("month", MONTHS), ("weekday", WEEKDAYS)):
+        for (lang, form), names in table.items():
+            for number, name in enumerate(names, start=1):
+                found.setdefault(lang, {}).setdefault(fold(name), Name(kind, lang, form, number))
+    for word, (kind, lang, number) in _VARIANTS.items():
+        found[lang].setdefault(word, Name(kind, lang, "abbr", number))
     return found
 
 
-_MONTH_INDEX: Final = {**_index(MONTHS), **_MONTH_VARIANTS}
-_MONTH_BY_LANG: Final = {
-    lang: _index(MappingProxyType({k: v for k, v in MONTHS.items() if k[0] == lang})) for lang in ("en", "fr")
-}
-_WEEKDAY_INDEX: Final = _index(WEEKDAYS)
+_NAMES: Final = _names()
 _NUMBER_INDEX: Final = {
     lang: {
         **{fold(w): n for n, w in enumerate(words)},
@@ -171,15 +131,26 @@ _NUMBER_INDEX: Final = {
 }
 
 
-def month_of(word: str, lang: str) -> tuple[str, str, int] | None:
-    """(lang, form, month number) of a month word, preferring the document's language on ambiguity."""
+def name_of(word: str, lang: str) -> Name | None:
+    """The month or weekday ``word`` names, in the document's language first ("mar": mardi in French)."""
     key = fold(word)
-    return _MONTH_BY_LANG.get(lang, {}).get(key) or _MONTH_INDEX.get(key)
+    for candidate in (lang, *(other for other in _NAMES if other != lang)):
+        found = _NAMES.get(candidate, {}).get(key)
+        if found is not None:
+            return found
+    return None
 
 
-def weekday_of(word: str) -> tuple[str, str, int] | None:
-    """(lang, form, ISO weekday) of a weekday word."""
-    return _WEEKDAY_INDEX.get(fold(word))
+def month_of(word: str, lang: str) -> Name | None:
+    """The month ``word`` names (see ``name_of``), else ``None``."""
+    found = name_of(word, lang)
+    return found if found is not None and found.kind == "month" else None
+
+
+def weekday_of(word: str, lang: str) -> Name | None:
+    """The weekday ``word`` names (see ``name_of``), else ``None``."""
+    found = name_of(word, lang)
+    return found if found is not None and found.kind == "weekday" else None
 
 
 def number_of(word: str, lang: str) -> int | None:

@@ -11,37 +11,12 @@ from typing import Any, Final, cast
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
+from anonymed.substitute.temporal_words import MONTHS
 
 _DIGITS: Final = re.compile(r"\d+")
 _FAKER_LOCALES: Final = {"en": "en_US", "fr": "fr_FR"}
-_EN_MONTHS: Final = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-_FR_MONTHS: Final = [
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-]
+_EN_MONTHS: Final = MONTHS[("en", "full")]
+_FR_MONTHS: Final = MONTHS[("fr", "full")]
 _DATE_FORMATS: Final = {
     "en": (
         "{m}/{d}/{Y}",
