@@ -27,6 +27,16 @@ def test_overlapping_spans_become_their_union_with_the_best_label() -> None:
     assert merged[0].source == "lex+pat+x"
 
 
+def test_a_subtype_found_by_a_lower_ranked_member_of_the_same_label_is_kept() -> None:
+    # the tagger outscores the pattern that knows the date is a birth date: the union stays a birth date
+    tagged = Span.of(TEXT, 20, 30, "DATE", score=0.99, source="tagger")
+    pattern = Span.of(TEXT, 20, 30, "DATE", score=0.9, source="patterns", subtype="birth")
+    other = Span.of(TEXT, 14, 24, "AGE", score=0.5, source="x", subtype="over89")  # another label's subtype
+    merged = merge_spans(TEXT, [tagged, pattern, other])
+    assert [(m.label, m.subtype) for m in merged] == [(Label.DATE, "birth")]
+    assert merge_spans(TEXT, [tagged, other])[0].subtype is None
+
+
 def test_touching_spans_stay_apart() -> None:
     merged = merge_spans(TEXT, [span(4, 8, "NAME"), span(8, 14, "NAME")])
     assert [(s.start, s.end) for s in merged] == [(4, 8), (8, 14)]

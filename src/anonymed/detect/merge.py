@@ -30,7 +30,10 @@ def _union(text: str, cluster: Sequence[Span]) -> Span:
     start = min(s.start for s in cluster)
     end = max(s.end for s in cluster)
     sources = "+".join(sorted({s.source for s in cluster}))
-    return Span(start, end, best.label, text[start:end], sources, best.score, best.subtype)
+    # a subtype (a birth date, an age over 89) found by a lower-ranked member of the same label is kept
+    same_label = sorted((s for s in cluster if s.label is best.label and s.subtype), key=_rank, reverse=True)
+    subtype = best.subtype or (same_label[0].subtype if same_label else None)
+    return Span(start, end, best.label, text[start:end], sources, best.score, subtype)
 
 
 def merge_spans(text: str, spans: Iterable[Span]) -> list[Span]:
