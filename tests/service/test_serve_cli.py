@@ -27,6 +27,7 @@ def captured(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setattr(serve_module, "service_logging", lambda level: calls.setdefault("log", level))
     monkeypatch.delenv("ANONYMED_API_KEY", raising=False)
     monkeypatch.delenv("ANONYMED_API_KEY_FILE", raising=False)
+    monkeypatch.delenv("ANONYMED_ISOLATION", raising=False)
     return calls
 
 
@@ -44,6 +45,7 @@ def test_serve_binds_loopback_by_default_without_access_log(captured: dict[str, 
     assert captured["kwargs"]["access_log"] is False and captured["log"] == "info"
     settings = captured["app"].state.settings
     assert settings.api_key is None and settings.languages == ("en", "fr")
+    assert settings.isolation == "process"  # a timeout kills the worker by default
 
 
 def test_serve_options_become_settings(captured: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,6 +59,28 @@ def test_serve_options_become_settings(captured: dict[str, Any], monkeypatch: py
     assert KEY not in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "env", "isolation"),
+    [
+        (["--isolation", "thread"], {}, "thread"),  # the option
+        ([], {"ANONYMED_ISOLATION": "thread"}, "thread"),  # the environment variable
+        (["--isolation", "process"], {"ANONYMED_ISOLATION": "thread"}, "process"),  # the option wins
+    ],
+)
+def test_isolation_comes_from_the_option_or_the_environment(
+    captured: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    env: dict[str, str],
+    isolation: str,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    result = CliRunner().invoke(cli(), ["serve", *args])
+    assert result.exit_code == 0, result.output
+    assert captured["app"].state.settings.isolation == isolation
+
+
 def test_serving_beyond_loopback_without_a_key_warns(captured: dict[str, Any]) -> None:
     result = CliRunner().invoke(cli(), ["serve", "--host", "0.0.0.0"])
     assert result.exit_code == 0 and "without an API key" in result.output
@@ -65,6 +89,11 @@ def test_serving_beyond_loopback_without_a_key_warns(captured: dict[str, Any]) -
 def test_bad_settings_exit_with_code_2_and_a_message(captured: dict[str, Any]) -> None:
     result = CliRunner().invoke(cli(), ["serve", "--timeout", "0"])
     assert result.exit_code == 2 and "timeout_seconds" in result.output and "app" not in captured
+
+
+def test_unknown_isolation_is_refused(captured: dict[str, Any]) -> None:
+    result = CliRunner().invoke(cli(), ["serve", "--isolation", "fork"])
+    assert result.exit_code == 2 and "isolation" in result.output and "app" not in captured
 
 
 def test_unknown_log_level_is_refused(captured: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ def deid(client: TestClient, **body: Any) -> Any:
 
 
 def test_health_is_open_and_reports_ready(client: TestClient) -> None:
-    assert client.get("/health").json() == {"status": "ok", "ready": True}
+    assert client.get("/health").json() == {"status": "ok", "ready": True, "workers_ready": 2, "workers": 2}
 
 
 def test_version_lists_methods_operators_and_labels(client: TestClient) -> None:

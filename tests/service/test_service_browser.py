@@ -36,7 +36,6 @@ if not CHROMIUM.exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 
-
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     """The app under uvicorn on a free loopback port, in a thread."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from service_support import NOTE, PLANTED, ClientFactory, TestClient
+from worker_hooks import RAISE, SLEEP, misbehave
 
 KEY = "k" * 12 + "-secret-0123"
 
@@ -43,12 +44,11 @@ def test_streamed_body_under_the_limit_is_processed(make_client: ClientFactory) 
         assert response.status_code == 200 and response.json()["spans"][0]["label"] == "DATE"
 
 
-def test_work_longer_than_the_timeout_is_504(make_client: ClientFactory, monkeypatch: Any) -> None:
-    with make_client(timeout_seconds=0.2) as client:
-        engine = client.app.state.engine  # type: ignore[attr-defined]
-        monkeypatch.setattr(engine, "detect", lambda *args: time.sleep(1.0))
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_work_longer_than_the_timeout_is_504(make_client: ClientFactory, isolation: str) -> None:
+    with make_client(timeout_seconds=0.2, isolation=isolation, engine_hook=misbehave) as client:
         started = time.perf_counter()
-        response = client.post("/detect", json={"text": NOTE})
+        response = client.post("/detect", json={"text": f"{SLEEP} {NOTE}"})
         assert response.status_code == 504 and "0.2 s" in response.json()["detail"]
         assert time.perf_counter() - started < 0.9
 
@@ -109,11 +109,12 @@ def test_cors_allows_only_the_configured_origins(make_client: ClientFactory) -> 
     assert "access-control-allow-origin" not in other.headers
 
 
+@pytest.mark.parametrize("isolation", ["process", "thread"])  # in threads, the engine logs here too
 def test_no_log_line_carries_note_text(
-    make_client: ClientFactory, caplog: pytest.LogCaptureFixture, monkeypatch: Any
+    make_client: ClientFactory, caplog: pytest.LogCaptureFixture, isolation: str
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    with make_client(max_body_bytes=5000) as client:
+    with make_client(max_body_bytes=5000, engine_hook=misbehave, isolation=isolation) as client:
         client.post("/detect", json={"text": NOTE})
         client.post("/deid", json={"text": NOTE, "operators": {"DATE": "dp_date"}, "epsilon": 1})
         client.post("/deid", json={"text": NOTE, "method": "hybrid"})
@@ -121,9 +122,7 @@ def test_no_log_line_carries_note_text(
         client.post("/deid", json={"text": NOTE, "operators": {"NAME": PLANTED}})  # 422
         client.post("/deid", json={"text": NOTE * 40})  # 413
         client.post(f"/{PLANTED}", json={"text": NOTE})  # 404 on a path made of note text
-        engine = client.app.state.engine  # type: ignore[attr-defined]
-        monkeypatch.setattr(engine, "deid", lambda request: {}[request.text])  # a KeyError carrying text
-        crashed = client.post("/deid", json={"text": NOTE})
+        crashed = client.post("/deid", json={"text": f"{RAISE} {NOTE}"})  # a KeyError carrying the text
     assert crashed.status_code == 500 and PLANTED not in crashed.text
     # the test's own HTTP client (httpx) logs URLs on its side; every server-side record is checked
     server = [r for r in caplog.records if not r.name.startswith(("httpx", "httpcore"))]

@@ -18,7 +18,8 @@ KEY = "0123456789abcdef-key"
     [
         ({"max_body_bytes": 0}, "max_body_bytes"),  # nothing would fit
         ({"timeout_seconds": 0}, "timeout_seconds"),  # every request would time out
-        ({"workers": 0}, "workers"),  # no thread to do the work
+        ({"workers": 0}, "workers"),  # no worker to do the work
+        ({"isolation": "fork"}, "isolation"),  # only process or thread
         ({"languages": ()}, "at least one language"),
         ({"languages": ("de",)}, "unsupported language 'de'"),
         ({"api_key": "short"}, "too short"),  # guessable keys are refused
@@ -34,6 +35,7 @@ def test_defaults_are_closed_and_bounded() -> None:
     settings = ServiceSettings()
     assert settings.api_key is None and settings.cors_origins == ()
     assert settings.max_body_bytes == 1_000_000 and settings.timeout_seconds > 0
+    assert settings.isolation == "process"  # a timeout kills the work
 
 
 def test_the_api_key_never_shows_in_the_settings_repr() -> None:

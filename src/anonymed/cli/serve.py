@@ -14,6 +14,7 @@ from anonymed.config import LANGUAGES
 from anonymed.errors import ConfigError
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
+ISOLATION_ENV = "ANONYMED_ISOLATION"
 
 
 def _is_loopback(host: str) -> bool:
@@ -42,7 +43,20 @@ def serve(
         int, typer.Option("--max-body-bytes", help="Largest request body accepted (413 above).")
     ] = 1_000_000,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per request before 504.")] = 10.0,
-    workers: Annotated[int, typer.Option("--workers", help="Threads doing the CPU work.")] = 2,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", help="Worker processes doing the CPU work (threads with --isolation thread)."
+        ),
+    ] = 2,
+    isolation: Annotated[
+        str,
+        typer.Option(
+            "--isolation",
+            envvar=ISOLATION_ENV,
+            help="process: a timeout kills the request's worker process | thread: it cannot stop it.",
+        ),
+    ] = "process",
     lang: Annotated[str, typer.Option("--lang", help="Languages to load, comma-separated.")] = ",".join(
         LANGUAGES
     ),
@@ -70,6 +84,7 @@ def serve(
             max_body_bytes=max_body_bytes,
             timeout_seconds=timeout,
             workers=workers,
+            isolation=isolation,  # type: ignore[arg-type]  # checked by ServiceSettings
             languages=tuple(x.strip() for x in lang.split(",") if x.strip()),
             word_space=word_space,
             sentence_bank=sentence_bank,

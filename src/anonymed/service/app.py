@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,14 +16,11 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import APIKeyHeader
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 
 from anonymed import __version__
 from anonymed.detect.registry import DETECTORS
-from anonymed.document import Document
-from anonymed.errors import AnonymedError
 from anonymed.labels import Label
-from anonymed.service.engine import Engine
-from anonymed.service.methods import MethodUnavailable
 from anonymed.service.middleware import BodyLimit, RequestLog
 from anonymed.service.models import (
     DeidRequest,
@@ -36,17 +31,18 @@ from anonymed.service.models import (
     HealthResponse,
     MethodInfo,
     NoteRequest,
-    ReplacementOut,
-    SpanOut,
     VersionResponse,
 )
+from anonymed.service.runners import Runner, make_runner
 from anonymed.service.settings import ServiceSettings
+from anonymed.service.tasks import WorkFailed
+from anonymed.service.worker import EngineHook
 from anonymed.substitute.registry import OPERATORS
 
 log = logging.getLogger("anonymed.service")
 STATIC = Path(__file__).resolve().parent / "static"
 PATHS = ("/", "/health", "/version", "/detect", "/deid", "/evaluate", "/openapi.json")
-T = TypeVar("T")
+R = TypeVar("R", bound=BaseModel)
 api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False, description="Required if configured.")
 
 
@@ -59,37 +55,25 @@ def check_api_key(request: Request, given: str | None = Security(api_key_header)
         raise HTTPException(401, "missing or wrong API key (header X-API-Key)")
 
 
-async def run_work(request: Request, work: Callable[[], T]) -> T:
-    """Run CPU work in the worker pool under the per-request timeout; map errors to HTTP statuses."""
+async def run_work(request: Request, task: str, body: BaseModel, answer: type[R]) -> R:
+    """Run a task under the per-request timeout (worker process or thread); map errors to HTTP statuses."""
     state = request.app.state
     timeout: float = state.settings.timeout_seconds
-    future = asyncio.get_running_loop().run_in_executor(state.executor, work)
+    started = time.perf_counter()
     try:
-        return await asyncio.wait_for(future, timeout)
+        response = await state.runner.run(task, body, timeout)
     except TimeoutError:
         raise HTTPException(504, f"processing took longer than {timeout:g} s") from None
-    except MethodUnavailable as exc:
-        raise HTTPException(501, str(exc)) from None
-    except AnonymedError as exc:
-        raise HTTPException(422, str(exc)) from None
-    except Exception as exc:
+    except WorkFailed as failed:
+        status, detail = failed.failure.status, failed.failure.detail
+        if status != 500:
+            raise HTTPException(status, detail) from None
         request_id = request.state.request_id
-        log.error("request id=%s failed: %s", request_id, type(exc).__name__)
+        log.error("request id=%s failed: %s", request_id, detail)
         raise HTTPException(500, f"internal error (request id {request_id})") from None
-
-
-def plain(value: Any) -> Any:
-    """Mappings and tuples (possibly frozen) turned into JSON-ready dicts and lists."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
-
-
-def spans_out(doc: Document) -> list[SpanOut]:
-    """A document's spans as response models."""
-    return [SpanOut(**span.to_json()) for span in doc.spans]
+    if not isinstance(response, answer):
+        raise TypeError(f"task {task!r} answered {type(response).__name__}, not {answer.__name__}")
+    return response.model_copy(update={"elapsed_ms": _elapsed(started)})
 
 
 def _elapsed(started: float) -> float:
@@ -105,33 +89,40 @@ async def validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=422)
 
 
-def _lifespan(settings: ServiceSettings) -> Callable[[FastAPI], Any]:
+def _lifespan(settings: ServiceSettings, engine_hook: EngineHook | None) -> Callable[[FastAPI], Any]:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        executor = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="anonymed")
-        engine = Engine(settings)
+        runner: Runner = make_runner(settings, engine_hook)
         started = time.perf_counter()
-        await asyncio.get_running_loop().run_in_executor(executor, engine.load)
+        await runner.start()
         log.info(
-            "models loaded languages=%s seconds=%.1f", ",".join(settings.languages), _elapsed(started) / 1000
+            "models loaded languages=%s isolation=%s workers=%d seconds=%.1f",
+            ",".join(settings.languages),
+            settings.isolation,
+            settings.workers,
+            _elapsed(started) / 1000,
         )
-        app.state.engine, app.state.executor = engine, executor
+        app.state.runner = runner
         try:
             yield
         finally:
-            executor.shutdown(wait=False, cancel_futures=True)
+            await runner.stop()
 
     return lifespan
 
 
-def create_app(settings: ServiceSettings | None = None) -> FastAPI:
-    """The service as an ASGI app; run it with uvicorn (``anonymed serve``)."""
+def create_app(settings: ServiceSettings | None = None, *, engine_hook: EngineHook | None = None) -> FastAPI:
+    """The service as an ASGI app; run it with uvicorn (``anonymed serve``).
+
+    ``engine_hook`` is for tests only: called with each engine once loaded (in every worker process, so a
+    picklable module-level function when ``settings.isolation`` is ``"process"``).
+    """
     settings = settings if settings is not None else ServiceSettings()
     app = FastAPI(
         title="anonymed",
         version=__version__,
         summary="De-identify clinical notes: detect PHI, replace it, obfuscate words, evaluate detection.",
-        lifespan=_lifespan(settings),
+        lifespan=_lifespan(settings, engine_hook),
         docs_url=None,
         redoc_url=None,
     )
@@ -160,18 +151,20 @@ def _add_routes(app: FastAPI) -> None:
 
     @app.get("/health", response_model=HealthResponse, summary="Liveness and readiness")
     async def health(request: Request) -> HealthResponse:
-        engine: Engine | None = getattr(request.app.state, "engine", None)
-        return HealthResponse(status="ok", ready=engine is not None and engine.ready)
+        runner: Runner | None = getattr(request.app.state, "runner", None)
+        ready = 0 if runner is None else runner.workers_ready
+        settings: ServiceSettings = request.app.state.settings
+        return HealthResponse(status="ok", ready=ready > 0, workers_ready=ready, workers=settings.workers)
 
     @app.get("/version", response_model=VersionResponse, dependencies=keyed, summary="Version and offer")
     async def version(request: Request) -> VersionResponse:
-        engine: Engine = request.app.state.engine
+        runner: Runner = request.app.state.runner
         settings: ServiceSettings = request.app.state.settings
         return VersionResponse(
             name="anonymed",
             version=__version__,
             languages=list(settings.languages),
-            methods={k: MethodInfo(available=v is None, reason=v) for k, v in engine.methods().items()},
+            methods={k: MethodInfo(available=v is None, reason=v) for k, v in runner.methods().items()},
             detectors=sorted(DETECTORS),
             operators=sorted(OPERATORS),
             labels=[label.value for label in Label],
@@ -182,32 +175,12 @@ def _add_routes(app: FastAPI) -> None:
 
     @app.post("/detect", response_model=DetectResponse, dependencies=keyed, summary="Find PHI in a note")
     async def detect(body: NoteRequest, request: Request) -> DetectResponse:
-        started, engine = time.perf_counter(), request.app.state.engine
-        doc = await run_work(request, lambda: engine.detect(body.text, body.lang, body.detectors, body.id))
-        return DetectResponse(id=doc.id, spans=spans_out(doc), elapsed_ms=_elapsed(started))
+        return await run_work(request, "detect", body, DetectResponse)
 
     @app.post("/deid", response_model=DeidResponse, dependencies=keyed, summary="Anonymize a note")
     async def deid(body: DeidRequest, request: Request) -> DeidResponse:
-        started, engine = time.perf_counter(), request.app.state.engine
-        doc = await run_work(request, lambda: engine.deid(body))
-        return DeidResponse(
-            id=doc.id,
-            method=body.method,
-            output=doc.result,
-            spans=spans_out(doc),
-            replacements=[ReplacementOut(**r.to_json()) for r in doc.replacements],
-            privacy=plain(doc.privacy),
-            seeded=body.seed is not None,
-            elapsed_ms=_elapsed(started),
-        )
+        return await run_work(request, "deid", body, DeidResponse)
 
     @app.post("/evaluate", response_model=EvaluateResponse, dependencies=keyed, summary="Score detection")
     async def evaluate(body: EvaluateRequest, request: Request) -> EvaluateResponse:
-        started, engine = time.perf_counter(), request.app.state.engine
-        report, spans = await run_work(request, lambda: engine.evaluate(body))
-        return EvaluateResponse(
-            id=body.id,
-            report=report.to_json(),
-            spans=[SpanOut(**s.to_json()) for s in spans],
-            elapsed_ms=_elapsed(started),
-        )
+        return await run_work(request, "evaluate", body, EvaluateResponse)

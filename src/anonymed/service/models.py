@@ -146,7 +146,9 @@ class VersionResponse(BaseModel):
 
 
 class HealthResponse(BaseModel):
-    """Liveness and readiness."""
+    """Liveness and readiness: ready when at least one worker can take a request."""
 
     status: Literal["ok"]
     ready: bool
+    workers_ready: int = Field(description="Workers loaded and alive (a killed worker is being replaced).")
+    workers: int = Field(description="Workers configured.")

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from anonymed.config import LANGUAGES
 from anonymed.errors import ConfigError
@@ -13,15 +14,23 @@ from anonymed.errors import ConfigError
 API_KEY_ENV = "ANONYMED_API_KEY"
 API_KEY_FILE_ENV = "ANONYMED_API_KEY_FILE"
 MIN_API_KEY_LENGTH = 16
+#: where requests run: killable worker processes (the default) or threads of the server process
+ISOLATIONS = ("process", "thread")
+Isolation = Literal["process", "thread"]
 
 
 @dataclass(frozen=True)
 class ServiceSettings:
-    """How the service runs: limits, languages to load, resources, API key and CORS origins."""
+    """How the service runs: limits, isolation, languages to load, resources, API key and CORS origins.
+
+    ``isolation="process"`` runs requests in ``workers`` processes that a timeout kills (and replaces);
+    ``"thread"`` runs them in threads of the server, which a timeout cannot stop (for tests and embedding).
+    """
 
     max_body_bytes: int = 1_000_000
     timeout_seconds: float = 10.0
     workers: int = 2
+    isolation: Isolation = "process"
     languages: tuple[str, ...] = LANGUAGES
     word_space: Path | None = None
     sentence_bank: Path | None = None
@@ -35,6 +44,8 @@ class ServiceSettings:
             raise ConfigError(f"timeout_seconds must be positive, got {self.timeout_seconds!r}")
         if self.workers < 1:
             raise ConfigError(f"workers must be at least 1, got {self.workers!r}")
+        if self.isolation not in ISOLATIONS:
+            raise ConfigError(f"isolation must be one of {ISOLATIONS}, got {self.isolation!r}")
         if not self.languages:
             raise ConfigError("at least one language must be loaded")
         for lang in self.languages:
