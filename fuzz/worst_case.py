@@ -2,8 +2,9 @@
 
     python fuzz/worst_case.py [--kilobytes 200]
 
-What a request of the service's largest body (1 MB by default) can cost: the service's timeout answers
-504 but cannot stop the worker thread, so this is the work an attacker can make it do per request.
+What a request of the service's largest body (1 MB by default) would cost without a timeout: in process
+isolation (the default) the timeout kills the worker, so a request costs at most its timeout; in thread
+isolation the thread runs to its end, so this is the work an attacker can make it do per request.
 """
 
 from __future__ import annotations
