@@ -97,6 +97,45 @@ def test_propagation_tags_other_mentions_of_a_confident_name() -> None:
     assert [s.start for s in off] == [9]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("called J. Smith today", ["J. Smith"]),  # initial, period, tagged surname
+        ("called J Smith today", ["Smith"]),  # no period: not taken as an initial
+        ("see p.\nSmith today", ["Smith"]),  # a line break between them
+    ],
+)
+def test_initials_before_a_tagged_name_join_it_in_english(text: str, expected: list[str]) -> None:
+    tokens = _tokens(text)
+    marginals = [{"O": 0.99, "NAME": 0.01} for _ in tokens]
+    surname = next(i for i, t in enumerate(tokens) if t.text == "Smith")
+    marginals[surname] = {"O": 0.1, "NAME": 0.9}
+    on = TaggerDetector(TaggerParams()).decode(text, tokens, marginals, lang="en")  # English default
+    off = TaggerDetector(TaggerParams()).decode(text, tokens, marginals, lang="fr")  # "M. Dupont": Monsieur
+    assert [s.text for s in on] == expected
+    assert [s.text for s in off] == ["Smith"]
+
+
+@pytest.mark.parametrize(
+    ("params", "lang", "starts"),
+    [
+        (TaggerParams(), "en", [5, 33]),  # English default: places are propagated too
+        (TaggerParams(), "fr", [5]),  # French default: names only
+        (TaggerParams(), None, [5]),  # no language: names only
+        (TaggerParams(propagate_labels=("NAME", "LOCATION")), "fr", [5, 33]),  # asked for explicitly
+    ],
+)
+def test_location_propagation_follows_the_language_default(
+    params: TaggerParams, lang: str | None, starts: list[int]
+) -> None:
+    text = "from Quartermain to CCU. Back to Quartermain later."
+    tokens = _tokens(text)
+    marginals = [{"O": 0.99, "NAME": 0.005, "LOCATION": 0.005} for _ in tokens]
+    marginals[1] = {"O": 0.1, "NAME": 0.1, "LOCATION": 0.8}
+    spans = TaggerDetector(params).decode(text, tokens, marginals, lang=lang)
+    assert [s.start for s in spans] == starts and {s.label for s in spans} == {Label.LOCATION}
+
+
 @pytest.mark.parametrize("field", ["threshold", "high_recall_threshold", "propagate_above"])
 def test_out_of_range_probabilities_are_rejected(field: str) -> None:
     with pytest.raises(ConfigError, match=field):

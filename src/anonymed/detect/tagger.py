@@ -22,6 +22,11 @@ SOURCE: Final = "tagger"
 #: the shipped model folder of each language, under ``anonymed/resources/models/``
 SHIPPED_MODELS: Final = {"en": "tagger-en", "fr": "tagger-fr"}
 
+#: per language, the labels propagated to other mentions and whether initials join names, by default
+#: (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial)
+DECODE_DEFAULTS: Final[dict[str, tuple[tuple[str, ...], bool]]] = {"en": (("NAME", "LOCATION"), True)}
+_NEUTRAL: Final[tuple[tuple[str, ...], bool]] = (("NAME",), False)
+
 #: characters that may separate two tokens of one span ("J. Smith", "O'Brien", "12/03/2020", "Jean-Marc")
 _JOINERS: Final = frozenset(" \t.'’-/,:")
 #: lone UTF-16 surrogates (not Unicode: the CRF library cannot encode them and fails with SystemError)
@@ -35,8 +40,10 @@ class TaggerParams:
     A token is PHI when the model's probability that it is outside any PHI, P(O), is below ``threshold``.
     ``high_recall`` raises that threshold to ``high_recall_threshold`` (more tokens tagged, lower
     precision). ``propagate`` also tags, anywhere in the note, the words the model tagged as a name with
-    probability above ``propagate_above`` elsewhere in the same note. ``model`` is a model folder written
-    by ``anonymed train recognizer``; by default the shipped model of the note's language.
+    probability above ``propagate_above`` elsewhere in the same note, and likewise for the other labels of
+    ``propagate_labels``. ``initials`` also tags a lone letter followed by a period and a tagged name ("J.
+    Smith"). Both default (None) to the note language's ``DECODE_DEFAULTS``. ``model`` is a model folder
+    written by ``anonymed train recognizer``; by default the shipped model of the note's language.
     """
 
     threshold: float = 0.8
@@ -44,6 +51,8 @@ class TaggerParams:
     high_recall_threshold: float = 0.95
     propagate: bool = True
     propagate_above: float = 0.5
+    propagate_labels: tuple[str, ...] | None = None
+    initials: bool | None = None
     model: str | None = None
 
     def __post_init__(self) -> None:
@@ -93,27 +102,69 @@ class TaggerDetector(Detector):
         if _SURROGATE.search(doc.text):  # a same-length copy with U+FFFD in their place: same offsets
             tagged = Document(doc.id, _SURROGATE.sub("\ufffd", doc.text), doc.metadata)
         tokens, marginals = self.model_for(doc.lang).marginals(tagged)
-        return self.decode(doc.text, tokens, marginals)
+        return self.decode(doc.text, tokens, marginals, lang=doc.lang)
 
     def decode(
-        self, text: str, tokens: Sequence[TaggerToken], marginals: Sequence[dict[str, float]]
+        self,
+        text: str,
+        tokens: Sequence[TaggerToken],
+        marginals: Sequence[dict[str, float]],
+        *,
+        lang: str | None = None,
     ) -> list[Span]:
-        """Spans from per-token label probabilities, under this detector's threshold and propagation."""
-        return _spans(text, tokens, marginals, self._decide(tokens, marginals))
+        """Spans from per-token label probabilities, under this detector's threshold and propagation.
 
-    def _decide(self, tokens: Sequence[TaggerToken], marginals: Sequence[dict[str, float]]) -> list[str]:
-        cutoff = self.params.cutoff
-        labels = [_best(p) if p[OUTSIDE] < cutoff else OUTSIDE for p in marginals]
-        if self.params.propagate:
-            sure = {
-                fold(t.text)
-                for t, p in zip(tokens, marginals, strict=True)
-                if len(t.text) > 2 and p.get("NAME", 0.0) > self.params.propagate_above
-            }
-            for index, token in enumerate(tokens):
-                if labels[index] == OUTSIDE and fold(token.text) in sure:
-                    labels[index] = "NAME"
+        ``lang`` chooses the defaults of ``propagate_labels`` and ``initials`` (None: names only, no
+        initials).
+        """
+        return _spans(text, tokens, marginals, self._decide(tokens, marginals, lang))
+
+    def _decide(
+        self, tokens: Sequence[TaggerToken], marginals: Sequence[dict[str, float]], lang: str | None
+    ) -> list[str]:
+        params = self.params
+        default_labels, default_initials = DECODE_DEFAULTS.get(lang or "", _NEUTRAL)
+        labels = [_best(p) if p[OUTSIDE] < params.cutoff else OUTSIDE for p in marginals]
+        if params.propagate:
+            for label in params.propagate_labels if params.propagate_labels is not None else default_labels:
+                _propagate(tokens, marginals, labels, label, params.propagate_above)
+        if params.initials if params.initials is not None else default_initials:
+            _extend_initials(tokens, labels)
         return labels
+
+
+def _extend_initials(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on a one-letter token followed by ``.`` and a name on the same line ("J. Smith")."""
+    for index in range(len(tokens) - 1, 0, -1):
+        token, after = tokens[index - 1], tokens[index]
+        if (
+            labels[index] == "NAME"
+            and labels[index - 1] == OUTSIDE
+            and len(token.text) == 1
+            and token.text.isalpha()
+            and after.before == "."
+            and not after.newline_before
+        ):
+            labels[index - 1] = "NAME"
+
+
+def _propagate(
+    tokens: Sequence[TaggerToken],
+    marginals: Sequence[dict[str, float]],
+    labels: list[str],
+    label: str,
+    above: float,
+) -> None:
+    """Tag ``label`` on the untagged mentions of words tagged ``label`` with probability above ``above``."""
+    sure = {
+        fold(t.text)
+        for t, p in zip(tokens, marginals, strict=True)
+        if len(t.text) > 2 and p.get(label, 0.0) > above
+    }
+    if sure:
+        for index, token in enumerate(tokens):
+            if labels[index] == OUTSIDE and fold(token.text) in sure:
+                labels[index] = label
 
 
 def _best(probabilities: dict[str, float]) -> str:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from anonymed.detect.lexicon_tokens import fold
+from anonymed.detect.tagger_clusters import WordClusters
+from anonymed.detect.tagger_triggers import context_features, trigger_classes
 from anonymed.document import Span
 
 #: tagger tokens are the evaluation's tokens: maximal alphanumeric runs
@@ -99,11 +101,12 @@ class WordFeatures(NamedTuple):
     own: tuple[str, ...]
     case_key: str  # ``case=<upper|title|lower|initial|digit|mixed>``
     around: Mapping[int, tuple[str, ...]]  # offset -> features this word gives the token at -offset
+    triggers: tuple[str, ...]  # the context-word classes of the word (see ``tagger_triggers``)
 
 
 def _around(own: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
     packs: dict[int, tuple[str, ...]] = {}
-    lexicon = [f for f in own[2:] if f.startswith("lex=")]
+    lexicon = [f for f in own[2:] if f.startswith(("lex=", "cl"))]
     for offset in _OFFSETS:
         if offset:
             extra = lexicon if abs(offset) == 1 else []
@@ -114,8 +117,12 @@ def _around(own: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
 class Featurizer:
     """Turns a text into tokens and one list of string features per token (cached per word)."""
 
-    def __init__(self, lexicons: FeatureLexicons) -> None:
+    def __init__(
+        self, lexicons: FeatureLexicons, clusters: WordClusters | None = None, *, triggers: bool = False
+    ) -> None:
         self.lexicons = lexicons
+        self.clusters = clusters
+        self.triggers = triggers
         self._cache: dict[str, WordFeatures] = {}
 
     def word_features(self, word: str) -> WordFeatures:
@@ -130,8 +137,10 @@ class Featurizer:
         elif len(key) > 3:
             features.extend((f"p3={key[:3]}", f"s3={key[-3:]}", f"s2={key[-2:]}"))
         features.extend(self.lexicons.memberships(key))
+        if self.clusters is not None and not word.isdigit():
+            features.extend(self.clusters.features(word))
         own = tuple(features)
-        result = WordFeatures(own, own[1], _around(own))
+        result = WordFeatures(own, own[1], _around(own), trigger_classes(word))
         if len(self._cache) < 500_000:
             self._cache[word] = result
         return result
@@ -146,6 +155,7 @@ class Featurizer:
         marks = _hint_marks(tokens, hints)
         doc_case = "doc=caps" if _mostly_upper(tokens) else "doc=mixed"
         rows: list[list[str]] = []
+        classes = [w.triggers for w in words] if self.triggers else []
         last = len(tokens) - 1
         for index, token in enumerate(tokens):
             row = ["bias", doc_case, f"{doc_case}|{words[index].case_key}", f"gap<{token.before}"]
@@ -159,6 +169,8 @@ class Featurizer:
                 row.append("doc_end")
             row.extend(words[index].own)
             _add_context(row, words, tokens, index)
+            if classes:
+                row.extend(context_features(classes, index, words[index].case_key))
             if marks:
                 _add_hints(row, marks, index)
             rows.append(row)

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from anonymed.detect.tagger_clusters import WordClusters
 from anonymed.detect.tagger_features import FeatureLexicons, Featurizer, TaggerToken
 from anonymed.document import Document, Span
 from anonymed.errors import ResourceError
@@ -73,12 +74,18 @@ def token_labels(doc: Document, tokens: Sequence[TaggerToken]) -> list[str]:
 class TaggerModel:
     """A trained CRF with the lexicons its features need; gives per-token label probabilities."""
 
-    def __init__(self, model_path: Path, lexicons: FeatureLexicons, meta: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        model_path: Path,
+        lexicons: FeatureLexicons,
+        meta: dict[str, Any],
+        clusters: WordClusters | None = None,
+    ) -> None:
         import pycrfsuite
 
         self.path = model_path
         self.meta = meta
-        self.featurizer = Featurizer(lexicons)
+        self.featurizer = Featurizer(lexicons, clusters, triggers=bool(meta.get("triggers", False)))
         self.hints = HintRunner(meta.get("hints", ()))
         self._tagger = pycrfsuite.Tagger()
         try:
@@ -107,7 +114,8 @@ class TaggerModel:
         except (OSError, ValueError) as exc:
             raise ResourceError(f"cannot load tagger model from {folder}: {exc}") from None
         lexicons = FeatureLexicons({name: frozenset(words) for name, words in raw.items()})
-        return cls(folder / MODEL_FILE, lexicons, meta)
+        clusters = WordClusters.load(folder, meta["clusters"]) if meta.get("clusters") else None
+        return cls(folder / MODEL_FILE, lexicons, meta, clusters)
 
 
 def save_lexicons(folder: Path, lexicons: FeatureLexicons) -> None:
@@ -126,15 +134,21 @@ def train_model(
     params: TrainingParams | None = None,
     hints: Sequence[tuple[str, dict[str, Any]]] = DEFAULT_HINTS,
     meta: dict[str, Any] | None = None,
+    clusters: WordClusters | None = None,
+    triggers: bool = False,
     on_document: Callable[[], None] | None = None,
     on_iteration: Callable[[int], None] | None = None,
 ) -> TaggerModel:
-    """Train a CRF on ``docs`` (gold spans as labels) and write it with its lexicons into ``folder``."""
+    """Train a CRF on ``docs`` (gold spans as labels) and write it with its lexicons into ``folder``.
+
+    With ``clusters``, word-cluster ids are features too and the centroids are saved with the model; with
+    ``triggers``, the classes of context words (titles, kin, communication, places) near each token.
+    """
     import pycrfsuite
 
     settings = params or TrainingParams()
     folder.mkdir(parents=True, exist_ok=True)
-    featurizer = Featurizer(lexicons)
+    featurizer = Featurizer(lexicons, clusters, triggers=triggers)
     hint_runner = HintRunner(hints)
     trainer = _make_trainer(on_iteration)
     count = 0
@@ -160,6 +174,11 @@ def train_model(
         (folder / MODEL_FILE).write_bytes(scratch.read_bytes())
     save_lexicons(folder, lexicons)
     info = {"training": asdict(settings), "sequences": count, "hints": hint_runner.specs, **(meta or {})}
+    if triggers:
+        info["triggers"] = True
+    if clusters is not None:
+        clusters.save(folder)
+        info["clusters"] = clusters.describe()
     (folder / META_FILE).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return TaggerModel.load(folder)
 

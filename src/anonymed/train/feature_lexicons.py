@@ -83,6 +83,7 @@ MONTHS: Final = [
     "juil",
 ]
 
+
 def _words(values: Iterable[str]) -> set[str]:
     return {fold(word) for value in values for word in _WORD.findall(value) if not word.isdigit()}
 

@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from anonymed.detect.tagger_clusters import WordClusters
 from anonymed.detect.tagger_features import FeatureLexicons
 from anonymed.detect.tagger_model import DEFAULT_HINTS, TaggerModel, TrainingParams, train_model
 from anonymed.document import Document
@@ -25,6 +26,12 @@ DEV_CORPORA: Final = {
 }
 #: per language: the WikiANN subset (path under the training root)
 WIKIANN: Final = {"en": "wikiann/en.conll", "fr": "wikiann/fr.conll"}
+#: per language: the word-cluster granularities of the tagger's features (k-means over the shipped English
+#: fastText space, e.g. ``(64, 256, 1024)``); none by default: no recall gain in cross-validation
+CLUSTER_SIZES: Final[dict[str, tuple[int, ...]]] = {}
+#: per language: whether the tagger sees the context-word classes of ``tagger_triggers`` (English words);
+#: off by default: no recall gain in cross-validation
+TRIGGERS: Final[dict[str, bool]] = {}
 
 
 def training_root() -> Path:
@@ -43,12 +50,24 @@ class RecognizerRecipe:
     seed: int = 0
     training: TrainingParams = field(default_factory=TrainingParams)
     hints: tuple[tuple[str, dict[str, Any]], ...] = DEFAULT_HINTS
+    clusters: tuple[int, ...] | None = None  # None: the language's CLUSTER_SIZES; () for none
+    triggers: bool | None = None  # None: the language's default (TRIGGERS)
 
     def __post_init__(self) -> None:
         if self.lang not in DEV_CORPORA:
             raise ConfigError(f"no training recipe for language {self.lang!r}; known: {sorted(DEV_CORPORA)}")
         if self.synthetic_copies < 0 or self.wikiann_sentences < 0:
             raise ConfigError("synthetic_copies and wikiann_sentences must be >= 0")
+
+    @property
+    def cluster_sizes(self) -> tuple[int, ...]:
+        """The word-cluster granularities in force."""
+        return CLUSTER_SIZES.get(self.lang, ()) if self.clusters is None else self.clusters
+
+    @property
+    def uses_triggers(self) -> bool:
+        """Whether the context-word class features are in force."""
+        return TRIGGERS.get(self.lang, False) if self.triggers is None else self.triggers
 
     @property
     def root(self) -> Path:
@@ -60,6 +79,11 @@ class RecognizerRecipe:
         info = asdict(self)
         info.pop("data")
         info["hints"] = [list(pair) for pair in self.hints]
+        del info["clusters"], info["triggers"]
+        if self.cluster_sizes:  # only when in force: the shipped models' metadata stays as it was
+            info["clusters"] = list(self.cluster_sizes)
+        if self.uses_triggers:
+            info["triggers"] = True
         return info
 
 
@@ -103,6 +127,13 @@ def recipe_lexicons(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> Featu
     return build_lexicons(recipe.lang, wiki)
 
 
+def recipe_clusters(recipe: RecognizerRecipe) -> WordClusters | None:
+    """The word clusters of the recipe (None when it has no cluster sizes)."""
+    from anonymed.train.word_clusters import build_clusters
+
+    return build_clusters(recipe.cluster_sizes) if recipe.cluster_sizes else None
+
+
 def train_recognizer(
     recipe: RecognizerRecipe,
     out: Path,
@@ -121,6 +152,8 @@ def train_recognizer(
         params=recipe.training,
         hints=recipe.hints,
         meta={"lang": recipe.lang, "recipe": recipe.describe(), "documents": len(docs)},
+        clusters=recipe_clusters(recipe),
+        triggers=recipe.uses_triggers,
         on_document=on_document,
         on_iteration=on_iteration,
     )
