@@ -79,6 +79,33 @@ def test_huggingface_entities_are_mapped_with_their_scores() -> None:
     ]
 
 
+class WindowedTokenClassifier:
+    """Like a real pipeline: reads only the first 600 characters of its input (its window), finds "Smith"."""
+
+    def __call__(self, text: str) -> list[dict[str, Any]]:
+        window = text[:600]
+        return [
+            {"entity_group": "PER", "score": 0.9, "start": i, "end": i + 5}
+            for i in range(len(window))
+            if window.startswith("Smith", i)
+        ]
+
+
+@pytest.mark.parametrize(
+    ("chunk_chars", "found"),
+    [
+        (500, 40),  # pieces within the window: every mention, anywhere in the note
+        (0, 10),  # the whole note at once: the model's window cuts it, as transformers' pipelines do
+    ],
+)
+def test_huggingface_reads_long_notes_in_pieces_within_its_window(chunk_chars: int, found: int) -> None:
+    text = "Seen by Dr. Smith today, stable. Follow-up next week with labs.\n" * 40  # 2,560 characters
+    params = PluginParams(model="fake", chunk_chars=chunk_chars)
+    spans = HuggingFaceDetector(params, pipe=WindowedTokenClassifier()).detect(Document("d", text))
+    assert len(spans) == found
+    assert all(text[s.start : s.end] == "Smith" for s in spans)  # offsets shifted back into the note
+
+
 def test_huggingface_model_must_be_a_local_folder(tmp_path: Path) -> None:
     detector = build_detector("huggingface", {"model": str(tmp_path / "missing")})
     with pytest.raises(ResourceError, match="missing"):

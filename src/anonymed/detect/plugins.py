@@ -59,6 +59,9 @@ DEFAULT_LABEL_MAP: Final[Mapping[str, str]] = MappingProxyType(
         "BIOID": "ID/other",
         "AGE": "AGE",
         "PROFESSION": "PROFESSION",
+        # anonymed's own labels (the tags of anonymed.train.token_classifier)
+        "CONTACT": "CONTACT",
+        "OTHER": "OTHER",
         # EDS-pseudo (French)
         "NOM": "NAME",
         "PRENOM": "NAME",
@@ -126,12 +129,32 @@ class PluginParams:
     min_score: float = 0.0
     #: spaCy entities have no probability: they get this score
     default_score: float = 1.0
+    #: a Hugging Face model reads the note in pieces of at most this many characters (cut after a space or a
+    #: newline), each within one model window: its pipeline silently truncates longer input; 0 = whole note
+    chunk_chars: int = 500
 
     def __post_init__(self) -> None:
         if not self.model:
             raise ConfigError("a plug-in detector needs option model (a path or a spaCy package name)")
         if not 0.0 <= self.min_score <= 1.0 or not 0.0 <= self.default_score <= 1.0:
             raise ConfigError("plug-in options min_score and default_score must be in [0, 1]")
+        if self.chunk_chars < 0:
+            raise ConfigError(f"plug-in option chunk_chars must be >= 0, got {self.chunk_chars!r}")
+
+
+def chunks(text: str, size: int) -> list[tuple[int, int]]:
+    """Consecutive (start, end) pieces of ``text``, at most ``size`` characters each, cut after a space."""
+    if size <= 0:
+        return [(0, len(text))]
+    pieces, start = [], 0
+    while start < len(text):
+        end = min(len(text), start + size)
+        if end < len(text):
+            cut = max(text.rfind("\n", start, end), text.rfind(" ", start, end))
+            end = cut + 1 if cut > start else end
+        pieces.append((start, end))
+        start = end
+    return pieces
 
 
 def to_spans(
@@ -223,14 +246,15 @@ class HuggingFaceDetector(Detector):
         if not doc.text.strip():
             return []
         pipe = self._pipe if self._pipe is not None else load_huggingface(self.params.model)
-        found = (
+        found = [
             (
-                int(e["start"]),
-                int(e["end"]),
+                offset + int(e["start"]),
+                offset + int(e["end"]),
                 str(e.get("entity_group") or e.get("entity", "")),
                 float(e["score"]),
             )
-            for e in pipe(doc.text)
+            for offset, end in chunks(doc.text, self.params.chunk_chars)
+            for e in pipe(doc.text[offset:end])
             if e.get("start") is not None and e.get("end") is not None
-        )
+        ]
         return to_spans(doc, found, self.mapper, self.name, self.params.min_score)
