@@ -20,7 +20,7 @@ from typing import Any
 from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import build_detector
 from anonymed.detect.tagger import TaggerDetector, TaggerParams
-from anonymed.detect.tagger_model import TrainingParams, train_model
+from anonymed.detect.tagger_model import TrainingParams
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.train.recipe import (
@@ -29,6 +29,8 @@ from anonymed.train.recipe import (
     folds,
     recipe_clusters,
     recipe_lexicons,
+    split_fold,
+    train_with_recipe,
     training_documents,
     wikiann_documents,
 )
@@ -126,19 +128,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     started = time.perf_counter()
     for k in args.only or range(args.folds):
-        train = [d for d, f in zip(dev, fold_of, strict=True) if f != k]
-        test = [d for d, f in zip(dev, fold_of, strict=True) if f == k]
+        train, test = split_fold(dev, fold_of, k)
         docs = training_documents(recipe, train, wiki, seed=k)
         with tempfile.TemporaryDirectory() as tmp:
-            model = train_model(
-                docs,
-                lexicons,
-                Path(tmp),
-                params=recipe.training,
-                hints=recipe.hints,
-                clusters=clusters,
-                triggers=recipe.uses_triggers,
-            )
+            model = train_with_recipe(recipe, docs, lexicons, Path(tmp), clusters=clusters)
             for doc in test:
                 tokens, marginals = model.marginals(doc)
                 base = [s for det in others if det.supports(doc.lang) for s in det.detect(doc)]

@@ -9,9 +9,10 @@ test side, the other folds' notes (plus their surrogate-filled copies, as the CR
 Variants: ``transformer`` (the fine-tuned classifier through the ``huggingface`` detector),
 ``patterns+tagger`` (the default detection: the fold's CRF at its default threshold + patterns) and
 ``union`` (both, merged with ``merge_spans``), and both again with the transformer's spans cut at
-``--min-scores``. The transformer reads notes in pieces of at most 500 characters (cut at a newline or
-space): the token-classification pipeline's own ``stride`` windows misplace entities of later windows
-(seen with transformers 5.23). Token recall / precision as ``anonymed evaluate detection``.
+``--min-scores``. The ``huggingface`` detector reads notes in pieces of at most 500 characters (cut after a
+space; its ``chunk_chars``): the pipeline silently truncates longer input, and its own ``stride`` windows
+misplace entities of later windows (seen with transformers 5.23). Token recall / precision as
+``anonymed evaluate detection``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from anonymed.detect.merge import merge_spans
 from anonymed.detect.plugins import HuggingFaceDetector
 from anonymed.detect.registry import build_detector
 from anonymed.detect.tagger import TaggerDetector, TaggerParams
-from anonymed.detect.tagger_model import train_model
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import evaluate_detection
 from anonymed.train.recipe import (
@@ -37,6 +37,8 @@ from anonymed.train.recipe import (
     folds,
     recipe_clusters,
     recipe_lexicons,
+    split_fold,
+    train_with_recipe,
     training_documents,
     wikiann_documents,
 )
@@ -50,26 +52,14 @@ def crf_spans(recipe: RecognizerRecipe, docs: list[Document], test: list[Documen
     patterns = build_detector("patterns", {})
     tagger = TaggerDetector(TaggerParams())
     with tempfile.TemporaryDirectory() as tmp:
-        model = train_model(
-            docs,
-            recipe_lexicons(recipe, wiki),
-            Path(tmp),
-            params=recipe.training,
-            hints=recipe.hints,
-            clusters=recipe_clusters(recipe),
-            triggers=recipe.uses_triggers,
-        )
+        lexicons = recipe_lexicons(recipe, wiki)
+        model = train_with_recipe(recipe, docs, lexicons, Path(tmp), clusters=recipe_clusters(recipe))
         pairs = []
         for doc in test:
             tokens, marginals = model.marginals(doc)
             spans = tagger.decode(doc.text, tokens, marginals, lang=doc.lang)
             pairs.append((doc, merge_spans(doc.text, [*patterns.detect(doc), *spans])))
     return pairs
-
-
-def chunked(detector: HuggingFaceDetector, doc: Document) -> list[Span]:
-    """The detector's spans (it reads the note in pieces of at most 500 characters, one window each)."""
-    return detector.detect(doc)
 
 
 def scores(pairs: Pairs) -> dict[str, Any]:
@@ -87,8 +77,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     recipe = RecognizerRecipe(args.lang)
     dev, wiki = dev_documents(recipe), wikiann_documents(recipe)
     fold_of = folds(dev, args.folds)
-    train = [d for d, f in zip(dev, fold_of, strict=True) if f != args.fold]
-    test = [d for d, f in zip(dev, fold_of, strict=True) if f == args.fold]
+    train, test = split_fold(dev, fold_of, args.fold)
     assert not {d.patient_id for d in train} & {d.patient_id for d in test}, "patient on both sides"
     docs = training_documents(recipe, train, wiki, seed=args.fold)
     started = time.perf_counter()
@@ -123,7 +112,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     train_seconds = time.perf_counter() - started - crf_seconds
     detector = HuggingFaceDetector(pipe=token_pipeline(model, tokenizer, stride=None))
     begun = time.process_time()
-    transformer = [(doc, chunked(detector, doc)) for doc in test]
+    transformer = [(doc, detector.detect(doc)) for doc in test]
     cpu = time.process_time() - begun
     union = [
         (doc, merge_spans(doc.text, [*base, *extra]))

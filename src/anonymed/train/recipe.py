@@ -134,6 +134,41 @@ def recipe_clusters(recipe: RecognizerRecipe) -> WordClusters | None:
     return build_clusters(recipe.cluster_sizes) if recipe.cluster_sizes else None
 
 
+def split_fold(
+    docs: Sequence[Document], fold_of: Sequence[int], k: int
+) -> tuple[list[Document], list[Document]]:
+    """The notes outside fold ``k`` (the training side) and those in it (the test side)."""
+    train = [doc for doc, fold in zip(docs, fold_of, strict=True) if fold != k]
+    test = [doc for doc, fold in zip(docs, fold_of, strict=True) if fold == k]
+    return train, test
+
+
+def train_with_recipe(
+    recipe: RecognizerRecipe,
+    docs: Sequence[Document],
+    lexicons: FeatureLexicons,
+    folder: Path,
+    *,
+    clusters: WordClusters | None,
+    meta: dict[str, Any] | None = None,
+    on_document: Callable[[], None] | None = None,
+    on_iteration: Callable[[int], None] | None = None,
+) -> TaggerModel:
+    """A CRF trained on ``docs`` with the recipe's settings (shipped model or one fold), in ``folder``."""
+    return train_model(
+        docs,
+        lexicons,
+        folder,
+        params=recipe.training,
+        hints=recipe.hints,
+        meta=meta,
+        clusters=clusters,
+        triggers=recipe.uses_triggers,
+        on_document=on_document,
+        on_iteration=on_iteration,
+    )
+
+
 def train_recognizer(
     recipe: RecognizerRecipe,
     out: Path,
@@ -145,15 +180,13 @@ def train_recognizer(
     dev = dev_documents(recipe)
     wiki = wikiann_documents(recipe)
     docs = training_documents(recipe, dev, wiki)
-    return train_model(
+    return train_with_recipe(
+        recipe,
         docs,
         recipe_lexicons(recipe, wiki),
         out,
-        params=recipe.training,
-        hints=recipe.hints,
-        meta={"lang": recipe.lang, "recipe": recipe.describe(), "documents": len(docs)},
         clusters=recipe_clusters(recipe),
-        triggers=recipe.uses_triggers,
+        meta={"lang": recipe.lang, "recipe": recipe.describe(), "documents": len(docs)},
         on_document=on_document,
         on_iteration=on_iteration,
     )
