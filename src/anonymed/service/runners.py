@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from anonymed.service.engine import Engine
 from anonymed.service.pool import ProcessPool
 from anonymed.service.settings import ServiceSettings
-from anonymed.service.tasks import TASKS, WorkFailed, failure_of
+from anonymed.service.tasks import run_task
 from anonymed.service.worker import EngineHook
 
 
@@ -33,14 +33,6 @@ class Runner(Protocol):
 
     async def run(self, task: str, body: BaseModel, timeout: float) -> Any:
         """The task's response; ``TimeoutError`` past ``timeout`` seconds; ``WorkFailed`` on an error."""
-
-
-def call(engine: Engine, task: str, body: BaseModel) -> Any:
-    """Run a task in this thread; any error becomes ``WorkFailed`` (status and text-free detail)."""
-    try:
-        return TASKS[task](engine, body)
-    except Exception as exc:
-        raise WorkFailed(failure_of(exc)) from None
 
 
 class ThreadRunner:
@@ -76,7 +68,7 @@ class ThreadRunner:
 
     async def run(self, task: str, body: BaseModel, timeout: float) -> Any:
         """The task's response, run in a thread; ``TimeoutError`` past ``timeout`` (the thread runs on)."""
-        future = asyncio.get_running_loop().run_in_executor(self._executor, call, self.engine, task, body)
+        future = asyncio.get_running_loop().run_in_executor(self._executor, run_task, self.engine, task, body)
         return await asyncio.wait_for(future, timeout)
 
 

@@ -100,3 +100,11 @@ def evaluate(engine: Engine, body: EvaluateRequest) -> EvaluateResponse:
 
 #: task name (sent to workers) -> function
 TASKS: dict[str, Task] = {"detect": detect, "deid": deid, "evaluate": evaluate}
+
+
+def run_task(engine: Engine, name: str, body: BaseModel) -> BaseModel:
+    """Run one task in this thread or worker; any error becomes ``WorkFailed`` (status, text-free detail)."""
+    try:
+        return TASKS[name](engine, body)
+    except Exception as exc:
+        raise WorkFailed(failure_of(exc)) from None

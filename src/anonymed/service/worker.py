@@ -20,7 +20,7 @@ from typing import Any
 
 from anonymed.service.engine import Engine
 from anonymed.service.settings import ServiceSettings
-from anonymed.service.tasks import TASKS, failure_of
+from anonymed.service.tasks import WorkFailed, failure_of, run_task
 
 log = logging.getLogger("anonymed.service")
 EngineHook = Callable[[Engine], None]
@@ -72,8 +72,10 @@ def answer(engine: Engine, message: Any) -> tuple[str, Any]:
     """The reply to one task message: its response, or the failure (status and detail, no text)."""
     try:
         name, body = message
-        return ("ok", TASKS[name](engine, body))
-    except Exception as exc:
+        return ("ok", run_task(engine, name, body))
+    except WorkFailed as failed:
+        return ("failed", failed.failure)
+    except Exception as exc:  # a malformed message
         return ("failed", failure_of(exc))
 
 
