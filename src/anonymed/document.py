@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from anonymed.errors import SpanError
 from anonymed.labels import SUBTYPES, Label
+
+#: a lone UTF-16 surrogate: not Unicode, so no UTF-8 file can hold it (bytes decoded with
+#: ``surrogateescape``, a JSON ``\\uD800`` escape, or a string built in Python)
+LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 def _frozen_mapping(values: Mapping[str, Any] | None) -> Mapping[str, Any]:

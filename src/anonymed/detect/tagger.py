@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,7 +13,7 @@ from anonymed.detect.base import Detector
 from anonymed.detect.lexicon_tokens import fold
 from anonymed.detect.tagger_features import TaggerToken
 from anonymed.detect.tagger_model import OUTSIDE, TaggerModel
-from anonymed.document import Document, Span
+from anonymed.document import LONE_SURROGATE, Document, Span
 from anonymed.errors import ConfigError, ResourceError
 
 SOURCE: Final = "tagger"
@@ -29,8 +28,6 @@ _NEUTRAL: Final[tuple[tuple[str, ...], bool]] = (("NAME",), False)
 
 #: characters that may separate two tokens of one span ("J. Smith", "O'Brien", "12/03/2020", "Jean-Marc")
 _JOINERS: Final = frozenset(" \t.'’-/,:")
-#: lone UTF-16 surrogates (not Unicode: the CRF library cannot encode them and fails with SystemError)
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -99,8 +96,9 @@ class TaggerDetector(Detector):
     def detect(self, doc: Document) -> list[Span]:
         """Tagged spans of ``doc.text`` (source ``tagger``)."""
         tagged = doc
-        if _SURROGATE.search(doc.text):  # a same-length copy with U+FFFD in their place: same offsets
-            tagged = Document(doc.id, _SURROGATE.sub("\ufffd", doc.text), doc.metadata)
+        # CRFsuite fails on lone surrogates (SystemError): tag a same-length copy with U+FFFD in their place
+        if LONE_SURROGATE.search(doc.text):
+            tagged = Document(doc.id, LONE_SURROGATE.sub("\ufffd", doc.text), doc.metadata)
         tokens, marginals = self.model_for(doc.lang).marginals(tagged)
         return self.decode(doc.text, tokens, marginals, lang=doc.lang)
 

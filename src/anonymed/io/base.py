@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -10,7 +9,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from anonymed.document import Document
+from anonymed.document import LONE_SURROGATE, Document
 
 
 @dataclass(frozen=True)
@@ -24,14 +23,10 @@ class ReadFailure:
 
 Record = Document | ReadFailure
 
-#: a lone UTF-16 surrogate: not Unicode, so no UTF-8 output can hold it (only the Python API can make one)
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def unwritable(index: int, record_id: str, *texts: str) -> ReadFailure | None:
     """The failure to write instead of a record whose output text holds a lone surrogate, else None."""
     for text in texts:
-        found = _LONE_SURROGATE.search(text)
+        found = LONE_SURROGATE.search(text)
         if found is not None:
             rid = record_id.encode("utf-8", "backslashreplace").decode("utf-8")
             return ReadFailure(index, rid, f"output holds a lone surrogate at character {found.start()}")

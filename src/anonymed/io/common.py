@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from anonymed.document import LONE_SURROGATE
 from anonymed.errors import InputError
 from anonymed.io.base import ReadFailure
 
@@ -97,10 +98,9 @@ def check_unicode(value: Any) -> None:
     Such a string is not Unicode text: no writer could encode it as UTF-8, so the record fails here.
     """
     for text in _strings(value):
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise RecordProblem(f"lone surrogate escape in a JSON string (character {exc.start})") from None
+        found = LONE_SURROGATE.search(text)
+        if found is not None:
+            raise RecordProblem(f"lone surrogate escape in a JSON string (character {found.start()})")
 
 
 def record_id(value: Any, field: str, default: str) -> str:
