@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -164,26 +165,17 @@ def test_unknown_spacy_package_is_a_resource_error() -> None:
 
 
 @pytest.fixture(scope="module")
-def huggingface_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def huggingface_model(
+    tmp_path_factory: pytest.TempPathFactory, tiny_bert: Callable[..., tuple[Any, Any]]
+) -> Path:
     """A tiny randomly initialised BERT token classifier whose bias makes every word a B-PER."""
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
     folder = tmp_path_factory.mktemp("hf") / "model"
     folder.mkdir()
     words = ["seen", "by", "dr", ".", "smith", "at", "mercy", "hospital", "in", "boston"]
-    (folder / "vocab.txt").write_text(
-        "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words]) + "\n"
-    )
-    tokenizer = transformers.BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
-    config = transformers.BertConfig(
-        vocab_size=len(words) + 5,
-        hidden_size=16,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=32,
-        id2label={0: "O", 1: "B-PER"},
-        label2id={"O": 0, "B-PER": 1},
-    )
+    labels = {0: "O", 1: "B-PER"}
+    tokenizer, config = tiny_bert(folder, words, id2label=labels, label2id={v: k for k, v in labels.items()})
     torch.manual_seed(0)
     model = transformers.BertForTokenClassification(config)
     with torch.no_grad():

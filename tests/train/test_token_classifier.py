@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,21 +65,11 @@ def test_window_must_be_longer_than_its_overlap() -> None:
 
 
 @pytest.fixture(scope="module")
-def backbone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def backbone(tmp_path_factory: pytest.TempPathFactory, tiny_bert: Callable[..., tuple[Any, Any]]) -> Path:
     """A tiny randomly initialised BERT with a word-level vocabulary, saved as a backbone folder."""
     transformers = pytest.importorskip("transformers")
     folder = tmp_path_factory.mktemp("backbone")
-    (folder / "vocab.txt").write_text(
-        "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]) + "\n"
-    )
-    tokenizer = transformers.BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
-    config = transformers.BertConfig(
-        vocab_size=len(WORDS) + 5,
-        hidden_size=16,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=32,
-    )
+    tokenizer, config = tiny_bert(folder, WORDS)
     transformers.BertModel(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
