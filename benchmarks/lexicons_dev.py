@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from anonymed.detect.lexicons import LexiconDetector, LexiconParams
+from anonymed.detect.lexicons.detector import LexiconDetector, LexiconParams
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 

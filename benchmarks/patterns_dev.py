@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from anonymed.detect.patterns import PatternDetector, PatternParams
+from anonymed.detect.patterns.detector import PatternDetector, PatternParams
 from anonymed.document import Span
 from anonymed.labels import Label
 

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from anonymed.detect.lexicon_tokens import fold
+from anonymed.detect.lexicons.tokens import fold
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "anonymed" / "resources" / "lexicons"
 FAKER_EN = ("en_US", "en_GB", "en_IE", "en_NZ")
