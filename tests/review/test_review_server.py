@@ -34,6 +34,7 @@ def test_the_page_and_its_assets_are_served_with_security_headers(client: TestCl
     assert page.headers["x-frame-options"] == "DENY" and page.headers["cache-control"] == "no-store"
     assert client.get("/static/review.js").status_code == 200
     assert client.get("/static/review.css").status_code == 200
+    assert client.get("/service-static/style.css").status_code == 200  # the service page's look, reused
 
 
 def test_a_reviewer_reads_a_note_and_decisions_are_saved(client: TestClient, folder: ReviewFolder) -> None:
@@ -97,6 +98,7 @@ def test_requests_for_another_host_name_are_refused(folder: ReviewFolder) -> Non
         assert client.get("/api/info").status_code == 400  # Host: testserver (a rebinding page's name)
         assert client.get("/api/info", headers={"host": "127.0.0.1:8001"}).status_code == 200
     assert allowed_hosts("10.0.0.5")[-1] == "10.0.0.5" and "localhost" in allowed_hosts("10.0.0.5")
+    assert allowed_hosts("0.0.0.0", ["review.example.org"])[-1] == "review.example.org"
     with pytest.raises(ConfigError):
         ReviewSettings(folder.path, allowed_hosts=("*",))
 

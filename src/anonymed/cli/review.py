@@ -81,6 +81,10 @@ def serve(
     folder: FolderArg,
     host: Annotated[str, typer.Option("--host", help="Address to bind (loopback by default).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8001,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option("--allowed-host", help="A host name clients use to reach the server, repeatable."),
+    ] = None,
     max_body_bytes: Annotated[int, typer.Option("--max-body-bytes", help="Largest request body.")] = 64_000,
     log_level: Annotated[str, typer.Option("--log-level", help="debug | info | warning | error")] = "info",
 ) -> None:
@@ -94,7 +98,8 @@ def serve(
     with handled_errors():
         if log_level.lower() not in LOG_LEVELS:
             raise ConfigError(f"--log-level must be one of {LOG_LEVELS}, got {log_level!r}")
-        settings = ReviewSettings(folder, read_api_key(), max_body_bytes, allowed_hosts(host))
+        hosts = allowed_hosts(host, allowed_host or ())
+        settings = ReviewSettings(folder, read_api_key(), max_body_bytes, hosts)
         review_app = create_review_app(settings)
     if settings.api_key is None and not _is_loopback(host):
         console.print(

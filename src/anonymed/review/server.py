@@ -9,6 +9,7 @@ by default. Unlike the service it holds state (the review folder), so it also re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -25,6 +26,7 @@ from anonymed.errors import ConfigError
 from anonymed.labels import SUBTYPES, Label
 from anonymed.review.decisions import DecisionLog, Event
 from anonymed.review.folder import ReviewFolder, ReviewNote
+from anonymed.service.app import STATIC as SERVICE_STATIC
 from anonymed.service.app import check_api_key, validation_error
 from anonymed.service.middleware import BodyLimit, RequestLog
 from anonymed.service.settings import MIN_API_KEY_LENGTH
@@ -155,6 +157,7 @@ def create_review_app(settings: ReviewSettings) -> FastAPI:
             raise HTTPException(409, str(exc)) from None
         return {"position": positions[body.note], "state": state.to_json()}
 
+    app.mount("/service-static", StaticFiles(directory=SERVICE_STATIC), name="service-static")  # the look
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
@@ -162,6 +165,9 @@ def create_review_app(settings: ReviewSettings) -> FastAPI:
     return app
 
 
-def allowed_hosts(host: str) -> tuple[str, ...]:
-    """The host names a server bound to ``host`` answers: loopback names, plus ``host`` itself."""
-    return tuple(dict.fromkeys((*LOOPBACK_NAMES, host)))
+def allowed_hosts(host: str, names: Sequence[str] = ()) -> tuple[str, ...]:
+    """The host names a server bound to ``host`` answers: loopback names, ``host`` and the ``names`` given.
+
+    A server bound to all interfaces (``0.0.0.0``) is reached by a name or address of the machine: name it.
+    """
+    return tuple(dict.fromkeys((*LOOPBACK_NAMES, host, *names)))
