@@ -119,3 +119,14 @@ def test_inputs_are_checked() -> None:
     with pytest.raises(ConfigError):
         ratio_interval(notes(0, 3), {"all": 2})
     assert ratio_interval([], {"all": 10}).estimate is None
+
+
+def test_misses_clustered_in_one_note_widen_the_interval_beyond_the_design_df() -> None:
+    units = [Unit("s", 5, 100)] + [Unit("s", 0, 100)] * 19  # five misses, all in one note
+    clustered = ratio_interval(units, {"s": 1000})
+    design = ratio_interval(units, {"s": 1000}, df_rule="design")
+    assert clustered.estimate == design.estimate == pytest.approx(5 / 2000)
+    assert clustered.n_effective is not None and design.n_effective is not None
+    assert clustered.n_effective < design.n_effective and clustered.upper > design.upper  # type: ignore[operator]
+    with pytest.raises(ConfigError, match="df_rule"):
+        ratio_interval(units, {"s": 1000}, df_rule="normal")

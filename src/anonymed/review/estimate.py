@@ -34,6 +34,8 @@ from anonymed.errors import ConfigError
 #: ``clopper-pearson``: exact, simple random sample of 0/1 outcomes; ``korn-graubard``: effective size;
 #: ``census``: every note of every stratum reviewed (the value is known, no interval)
 METHODS = ("clopper-pearson", "korn-graubard", "census")
+#: degrees of freedom of the variance: from its terms' kurtosis (default), or the design's ``n - H``
+DF_RULES = ("satterthwaite", "design")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,13 +170,21 @@ def _df_factor(units: int, df: float, confidence: float) -> float:
 
 
 def ratio_interval(
-    units: Sequence[Unit], population: Mapping[str, int], confidence: float = 0.95
+    units: Sequence[Unit],
+    population: Mapping[str, int],
+    confidence: float = 0.95,
+    *,
+    df_rule: str = "satterthwaite",
 ) -> Interval:
     """The weighted ratio ``sum(w y) / sum(w x)`` over reviewed notes, with its design-based interval.
 
     ``population`` gives each stratum's number of notes ``N_h``; weights are ``N_h / n_h`` over the notes
-    actually reviewed in the stratum. Without units or elements the estimate is None.
+    actually reviewed in the stratum. Without units or elements the estimate is None. ``df_rule``:
+    ``"satterthwaite"`` (the default, see the module) or ``"design"`` (Korn and Graubard's ``n - H``,
+    kept to compare them in the coverage benchmark).
     """
+    if df_rule not in DF_RULES:
+        raise ConfigError(f"df_rule must be one of {DF_RULES}, got {df_rule!r}")
     counts = _check(units, population, confidence)
     weights = [population[u.stratum] / counts[u.stratum] for u in units]
     total_y = math.fsum(w * u.y for u, w in zip(units, weights, strict=True))
@@ -196,7 +206,8 @@ def ratio_interval(
     variance = math.fsum(terms)
     n_eff = kish
     if 0 < ratio < 1 and variance > 0:
-        df = variance_df(terms, len(units) - len(counts))
+        design_df = len(units) - len(counts)
+        df = variance_df(terms, design_df) if df_rule == DF_RULES[0] else max(1.0, design_df)
         n_eff = min(kish, ratio * (1 - ratio) / variance * _df_factor(len(units), df, confidence))
     low, high = clopper_pearson(ratio * n_eff, n_eff, confidence)
     return Interval(ratio, low, high, observed, elements, len(units), n_eff, confidence, METHODS[1])
