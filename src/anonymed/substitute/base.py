@@ -39,6 +39,8 @@ class Operator(ABC):
 
     name: ClassVar[str]
     params_type: ClassVar[type[OperatorParams]] = OperatorParams
+    #: whether surrogates come from a differentially private mechanism (they may equal the original)
+    differentially_private: ClassVar[bool] = False
 
     def __init__(self, params: OperatorParams | None = None) -> None:
         self.params = params if params is not None else self.params_type()
@@ -56,6 +58,14 @@ class Operator(ABC):
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Called once per document with all the spans this operator will receive (for joint mechanisms)."""
         return None
+
+    def promises_change(self, span: Span, context: Context) -> bool:
+        """Whether the surrogate of ``span`` must not leak its text (``invariant``); the stage checks it.
+
+        True for every operator but ``keep``, the differentially private draws and the generalisations
+        a rule allows (a year under Safe Harbor); called after ``operate``.
+        """
+        return True
 
     @abstractmethod
     def operate(self, span: Span, context: Context) -> str:

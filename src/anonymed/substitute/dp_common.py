@@ -42,6 +42,12 @@ class DPOperator(Operator):
     """Base of ``dp_date``, ``dp_age`` and ``dp_location`` (see the module docstring)."""
 
     params_type = DPParams
+    differentially_private = True
+
+    def promises_change(self, span: Span, context: Context) -> bool:
+        """Only for spans this operator did not draw (fallback, aggregated): a draw may equal the original."""
+        state = self._state(context)
+        return state is None or (span.start, span.end) not in state.entries
 
     def validate(self) -> None:
         """Check epsilon and that the fallback names another, non-DP operator."""

@@ -13,9 +13,12 @@ _PIECE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\s+|.", re.S)
 
 #: courtesy and academic titles, kept as they are (they name no one)
 TITLES = frozenset(
-    {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "pr", "sir", "dame", "mme", "mlle", "mmes", "mlles",
-     "docteur", "professeur", "madame", "monsieur", "mademoiselle", "jr", "sr", "ii", "iii", "md", "phd"}
+    {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "pr", "sir", "dame", "mme", "mlle", "mmes", "mlles", "mm",
+     "messrs", "docteur", "professeur", "madame", "monsieur", "mademoiselle", "jr", "sr", "ii", "iii", "md",
+     "phd"}
 )  # fmt: skip
+#: titles written as an abbreviation that reads as an initial, per language ("M. Dupont" is Monsieur Dupont)
+INITIAL_TITLES = {"fr": frozenset({"M", "MM"})}
 #: lower-case name particles, kept as they are
 PARTICLES = frozenset(
     {"de", "du", "des", "la", "le", "van", "von", "der", "den", "da", "di", "del", "della", "dos"}
@@ -41,10 +44,16 @@ class Piece:
     role: Role
 
 
-def name_layout(text: str, first_names: Collection[str]) -> list[Piece]:
-    """Split a name span into pieces with roles; ``first_names`` (case-folded) decides lone words."""
+def name_layout(text: str, first_names: Collection[str], lang: str = "en") -> list[Piece]:
+    """Split a name span into pieces with roles; ``first_names`` (case-folded) decides lone words.
+
+    In French a leading "M" or "MM" followed by another name word is a title (Monsieur), kept.
+    """
     raw = [(m.start(), m.group(0)) for m in _PIECE.finditer(text)]
     roles = [_fixed_role(t, len(raw)) for _, t in raw]
+    words = [i for i, (_, t) in enumerate(raw) if t[0].isalnum()]
+    if len(words) > 1 and raw[words[0]][1] in INITIAL_TITLES.get(lang, ()):
+        roles[words[0]] = Role.KEEP
     names = [i for i, r in enumerate(roles) if r is None]
     comma = next((i for i, (_, t) in enumerate(raw) if t == ","), None)
     if comma is not None and any(i < comma for i in names) and any(i > comma for i in names):
