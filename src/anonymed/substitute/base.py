@@ -70,3 +70,14 @@ class Operator(ABC):
     @abstractmethod
     def operate(self, span: Span, context: Context) -> str:
         """The surrogate text for ``span``."""
+
+
+def fallback_for(owner: Operator, name: str) -> Operator:
+    """The operator ``name`` that ``owner`` hands the spans it cannot handle to (built once per owner)."""
+    built: Operator | None = getattr(owner, "_fallback", None)
+    if built is None or built.name != name:
+        from anonymed.substitute.registry import build_operator
+
+        built = build_operator(name)
+        owner._fallback = built  # type: ignore[attr-defined]
+    return built

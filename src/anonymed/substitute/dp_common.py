@@ -19,7 +19,7 @@ from typing import Any
 
 from anonymed.document import Span
 from anonymed.errors import ConfigError
-from anonymed.substitute.base import Context, Operator, OperatorParams
+from anonymed.substitute.base import Context, Operator, OperatorParams, fallback_for
 from anonymed.substitute.privacy import PrivacyLedger
 
 
@@ -65,14 +65,8 @@ class DPOperator(Operator):
 
     def fallback_operator(self) -> Operator:
         """The operator used for spans this one cannot handle (built once)."""
-        built: Operator | None = getattr(self, "_fallback", None)
-        if built is None:
-            from anonymed.substitute.registry import build_operator
-
-            assert isinstance(self.params, DPParams)
-            built = build_operator(self.params.fallback)
-            self._fallback = built
-        return built
+        assert isinstance(self.params, DPParams)
+        return fallback_for(self, self.params.fallback)
 
     def parse(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], tuple[str, Any] | None]:
         """Each span's (memoization key, parsed value), or ``None`` to use the fallback."""

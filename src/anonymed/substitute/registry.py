@@ -22,6 +22,8 @@ OPERATORS: Final[Mapping[str, str]] = MappingProxyType(
         "dp_date": "anonymed.substitute.dp_date:DPDateOperator",
         "dp_age": "anonymed.substitute.dp_age:DPAgeOperator",
         "dp_location": "anonymed.substitute.dp_location:DPLocationOperator",
+        "date_shift": "anonymed.substitute.date_shift:DateShiftOperator",
+        "age_noise": "anonymed.substitute.age_noise:AgeNoiseOperator",
     }
 )
 

@@ -1,0 +1,161 @@
+"""The ``date_shift`` operator: a secret shift per patient plus a little noise per date; never the true date.
+
+Every date of a patient moves by the same secret number of days ``S`` (``noise_days < |S| <=
+max_shift_days``, sign and size drawn once per patient) plus a small noise ``n`` of its own
+(``|n| <= noise_days``, drawn once per distinct date): intervals within a patient's notes stay within
+``2·noise_days`` of the true ones, no date comes back as itself (``|S + n| >= 1``), and an attacker who
+learns one true date learns ``S + n`` for it, not the other dates' noise, so the others stay uncertain by
+up to ``2·noise_days`` (the attack on a uniform shift, Tchouka et al., does not recover them exactly).
+``S`` and ``n`` come from the value streams (``context.ValueStreams``): with a patient key they are
+HMAC-derived and the same in all of a patient's notes; with a seed they are reproducible per document;
+otherwise secret per document.
+
+Coarser values move by the same offset at their own granularity: a month and year by ``round((S + n) /
+30.44)`` months, a month name likewise modulo 12, a year by ``round((S + n) / 365.25)`` years, never by
+zero (a zero rounds to one step in the direction of ``S + n``): so a year-only value moves by the
+patient's year offset, and knowing one true year gives the patient's other year-only values. Clock
+times move by a non-zero number of minutes (up to ``noise_minutes``). Durations and relative expressions
+("3 days ago", "for 2 weeks") keep their unit and get a non-zero relative noise (``amount_noise``, at
+least one unit). The text is written in the original's layout and language; if the written surrogate
+still reads as the original (a yearless date moved by a whole year), it moves one more step. Dates
+indicative of an age over 89 (before or after the shift) become the ``over89`` marker (``over89``
+module). Spans that cannot be read go to the ``fallback`` operator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from anonymed.document import Span
+from anonymed.errors import ConfigError
+from anonymed.labels import Label
+from anonymed.randomness import RandomSource
+from anonymed.substitute.base import Context, Operator, OperatorParams, fallback_for
+from anonymed.substitute.date_values import ORDERS, read_values
+from anonymed.substitute.invariant import fold
+from anonymed.substitute.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
+from anonymed.substitute.temporal import Kind, Temporal, render_temporal
+
+_DAYS_PER_MONTH: Final = 30.436875
+_DAYS_PER_YEAR: Final = 365.25
+_SHIFT: Final = "\x00date-shift"
+
+
+@dataclass(frozen=True)
+class DateShiftParams(OperatorParams):
+    """Shift and noise sizes (see the module docstring), numeric order, over-89 marker, fallback operator."""
+
+    max_shift_days: int = 365
+    noise_days: int = 7
+    noise_minutes: int = 30
+    amount_noise: float = 0.2
+    numeric_order: str = "auto"
+    over89: str = OVER89
+    fallback: str = "fake"
+
+
+def jitter_amount(quantity: int | float, rng: RandomSource, reach: int, floor: int = 1) -> int | float:
+    """``quantity`` moved up or down by a non-zero whole step of at most ``reach``, kept >= ``floor``."""
+    step = 1 + rng.randbelow(max(1, reach))
+    if quantity - step < floor or rng.randbelow(2):
+        return quantity + step
+    return quantity - step
+
+
+class DateShiftOperator(Operator):
+    """Move dates by a secret per-patient shift plus per-date noise (see the module docstring)."""
+
+    name = "date_shift"
+    params_type = DateShiftParams
+
+    @property
+    def shift_params(self) -> DateShiftParams:
+        """The parameters, typed."""
+        assert isinstance(self.params, DateShiftParams)
+        return self.params
+
+    def validate(self) -> None:
+        """Sizes must leave room for a non-zero shift; the fallback must be another operator."""
+        super().validate()
+        p = self.shift_params
+        if not 0 <= p.noise_days < p.max_shift_days or p.noise_minutes < 1 or not 0 < p.amount_noise <= 1:
+            raise ConfigError(
+                "date_shift needs 0 <= noise_days < max_shift_days, noise_minutes >= 1 and "
+                f"0 < amount_noise <= 1, got {p.noise_days!r}, {p.max_shift_days!r}, "
+                f"{p.noise_minutes!r}, {p.amount_noise!r}"
+            )
+        if p.numeric_order not in ORDERS:
+            raise ConfigError(f"date_shift numeric_order must be one of {ORDERS}, got {p.numeric_order!r}")
+        check_marker(p.over89, "date_shift")
+        from anonymed.substitute.registry import OPERATORS
+
+        if p.fallback not in OPERATORS or p.fallback == self.name:
+            raise ConfigError(f"date_shift fallback must be another operator, got {p.fallback!r}")
+
+    def fallback_operator(self) -> Operator:
+        """The operator of the spans that cannot be read (built once)."""
+        return fallback_for(self, self.shift_params.fallback)
+
+    def prepare(self, spans: Sequence[Span], context: Context) -> None:
+        """Read the document's dates once; prepare the fallback for those that cannot be read."""
+        values = read_values(spans, context, self.shift_params.numeric_order, self._key())
+        unread = [s for s in spans if values[(s.start, s.end)] is None]
+        if unread:
+            self.fallback_operator().prepare(unread, context)
+
+    def _key(self) -> str:
+        return f"date_shift:{id(self)}"
+
+    def shift_days(self, context: Context) -> int:
+        """The secret shift of the document's patient: ``noise_days < |S| <= max_shift_days``."""
+        p = self.shift_params
+        rng = RandomSource.from_key(context.streams.key_for(Label.DATE.value, _SHIFT))
+        size = p.noise_days + 1 + rng.randbelow(p.max_shift_days - p.noise_days)
+        return size if rng.randbelow(2) else -size
+
+    def operate(self, span: Span, context: Context) -> str:
+        """The span written with its shifted (or jittered) value; the fallback's surrogate if unread."""
+        value = read_values([span], context, self.shift_params.numeric_order, self._key()).get(
+            (span.start, span.end)
+        )
+        if value is None:
+            return self.fallback_operator().operate(span, context)
+        reference = cached_reference(context.document, context.state)
+        if implies_over89(value, value.quantity, reference):
+            return aggregate(value.parts, self.shift_params.over89)
+        rng = RandomSource.from_key(context.streams.key_for(span.label.value, "\x00value:" + value.key))
+        moved = self.moved(value, self.shift_days(context), rng)
+        if implies_over89(value, moved, reference):
+            return aggregate(value.parts, self.shift_params.over89)
+        return render_moved(value, moved, span.text)
+
+    def moved(self, value: Temporal, shift: int, rng: RandomSource) -> int | float:
+        """The new quantity of ``value`` for the patient's ``shift`` and the value's own noise stream."""
+        p = self.shift_params
+        if value.kind is Kind.AMOUNT:
+            return jitter_amount(value.quantity, rng, round(abs(value.quantity) * p.amount_noise))
+        if value.kind in (Kind.TIME, Kind.HOUR):
+            reach = p.noise_minutes if value.kind is Kind.TIME else max(1, p.noise_minutes // 60)
+            step = 1 + rng.randbelow(reach)
+            return value.quantity + (step if rng.randbelow(2) else -step)
+        days = shift + (rng.randbelow(2 * p.noise_days + 1) - p.noise_days)
+        quantity = int(value.quantity)
+        if value.kind is Kind.DATE:
+            return quantity + days
+        if value.kind is Kind.DAY_OF_MONTH:
+            return (quantity - 1 + days) % 28 + 1
+        per_step = _DAYS_PER_YEAR if value.kind is Kind.YEAR else _DAYS_PER_MONTH
+        return quantity + (round(days / per_step) or (1 if days > 0 else -1))
+
+
+def render_moved(value: Temporal, moved: int | float, original: str) -> str:
+    """``value`` written with ``moved``, one more step away while it still reads as ``original``."""
+    step = 1 if moved >= value.quantity else -1
+    for _ in range(4):
+        text = render_temporal(value, moved)
+        if fold(text) != fold(original):
+            return text
+        moved += step
+    return render_temporal(value, moved)
