@@ -126,7 +126,7 @@ def test_fake_builds_no_surrogate_on_another_value_of_the_document() -> None:
         assert words.isdisjoint({"smith", "smithport", "lake", "john"}), seed
 
 
-@pytest.mark.parametrize("title", ["M.", "M", "Mme", "MM."])
+@pytest.mark.parametrize("title", ["M.", "Mme", "MM.", "Madame"])
 def test_french_titles_are_kept_not_replaced_as_initials(title: str) -> None:
     text = f"{title} Jean Dupont est venu."
     end = len(title) + len(" Jean Dupont")
@@ -135,6 +135,24 @@ def test_french_titles_are_kept_not_replaced_as_initials(title: str) -> None:
     for seed in range(10):
         surrogate = Substituter({Label.NAME: fake})(doc, RandomSource(seed)).replacements[0].surrogate
         assert surrogate.startswith(title + " ") and not leaks(surrogate, "Jean Dupont"), surrogate
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Vu par le Dr M. Durand.", "M. Durand"),  # after a title, M. is an initial
+        ("Staff : M Durand.", "M Durand"),  # without its dot, M is read as an initial
+        ("Mme DURAND Mr.", "DURAND Mr"),  # a title after the name is a name part
+    ],
+)
+def test_french_initials_that_look_like_titles_are_replaced(text: str, name: str) -> None:
+    start = text.index(name)
+    doc = Document("d", text, {"lang": "fr"}, spans=(Span.of(text, start, start + len(name), Label.NAME),))
+    fake = build_operator("fake")
+    for seed in range(10):
+        surrogate = Substituter({Label.NAME: fake})(doc, RandomSource(seed)).replacements[0].surrogate
+        kept = {w for w in surrogate.replace(".", " ").split()} & {"M", "Mr"}
+        assert not kept and not leaks(surrogate, name), surrogate
 
 
 def test_an_english_initial_is_still_replaced() -> None:

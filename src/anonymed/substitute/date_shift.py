@@ -1,23 +1,21 @@
 """The ``date_shift`` operator: a secret shift per patient plus a little noise per date; never the true date.
 
-Every date of a patient moves by the same secret number of days ``S`` (``noise_days < |S| <=
-max_shift_days``, sign and size drawn once per patient) plus a small noise ``n`` of its own
-(``|n| <= noise_days``, drawn once per distinct date): intervals within a patient's notes stay within
-``2·noise_days`` of the true ones, no date comes back as itself (``|S + n| >= 1``), and an attacker who
-learns one true date learns ``S + n`` for it, not the other dates' noise, so the others stay uncertain by
-up to ``2·noise_days`` (the attack on a uniform shift, Tchouka et al., does not recover them exactly).
-``S`` and ``n`` come from the value streams (``context.ValueStreams``): with a patient key they are
-HMAC-derived and the same in all of a patient's notes; with a seed they are reproducible per document;
-otherwise secret per document.
+Every date of a patient moves by the same secret number of days ``S`` (``min_shift_days <= |S| <=
+max_shift_days``, sign and size drawn once per patient) plus a small noise ``n`` of its own (``|n| <=
+noise_days``, drawn once per distinct date): intervals within a patient's notes stay within
+``2·noise_days`` of the true ones, and an attacker who learns one true date learns ``S + n`` for it, not
+the other dates' noise, so the others stay uncertain by up to ``2·noise_days`` (the attack on a uniform
+shift, Tchouka et al., recovers them exactly only when two noises agree). ``S`` and ``n`` come from the
+value streams (``context.ValueStreams``): with a patient key they are HMAC-derived and the same in all of
+a patient's notes; with a seed they are reproducible per document; otherwise secret per document.
 
-Coarser values move by the same offset at their own granularity: a month and year by ``round((S + n) /
-30.44)`` months, a month name likewise modulo 12, a year by ``round((S + n) / 365.25)`` years, never by
-zero (a zero rounds to one step in the direction of ``S + n``): so a year-only value moves by the
-patient's year offset, and knowing one true year gives the patient's other year-only values. Clock
-times move by a non-zero number of minutes (up to ``noise_minutes``). Durations and relative expressions
-("3 days ago", "for 2 weeks") keep their unit and get a non-zero relative noise (``amount_noise``, at
-least one unit). The text is written in the original's layout and language; if the written surrogate
-still reads as the original (a yearless date moved by a whole year), it moves one more step. Dates
+No field of the original survives: the default shift (400 to 690 days) changes the year and the month of
+every date, and among the noises allowed the first one (in the value's own random order) that also
+changes the day (and the weekday, if written) is used, so "March of 1993", "July 29th" or "'84" give up
+no part of themselves. Coarser values move by the same offset at their own granularity (months, years;
+never by zero), clock times by a non-zero number of hours and other minutes, and durations and relative
+expressions ("3 days ago", "for 2 weeks") keep their unit and get a non-zero relative noise
+(``amount_noise``, at least one unit). The text keeps the original's layout and language. Dates
 indicative of an age over 89 (before or after the shift) become the ``over89`` marker (``over89``
 module). Spans that cannot be read go to the ``fallback`` operator.
 """
@@ -36,18 +34,21 @@ from anonymed.substitute.base import Context, Operator, OperatorParams, fallback
 from anonymed.substitute.date_values import ORDERS, read_values
 from anonymed.substitute.invariant import fold
 from anonymed.substitute.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
-from anonymed.substitute.temporal import Kind, Temporal, render_temporal
+from anonymed.substitute.temporal import Kind, Slot, Temporal, fields_of, render_temporal
 
 _DAYS_PER_MONTH: Final = 30.436875
 _DAYS_PER_YEAR: Final = 365.25
 _SHIFT: Final = "\x00date-shift"
+#: the fields whose value must change ("number" is an amount's, moved by ``jitter_amount``)
+_FIELDS: Final = frozenset({"day", "month", "year", "weekday", "hour", "minute"})
 
 
 @dataclass(frozen=True)
 class DateShiftParams(OperatorParams):
     """Shift and noise sizes (see the module docstring), numeric order, over-89 marker, fallback operator."""
 
-    max_shift_days: int = 365
+    min_shift_days: int = 400  # above a year and a month: every year and month changes
+    max_shift_days: int = 690  # below two years less a month: the month still changes
     noise_days: int = 7
     noise_minutes: int = 30
     amount_noise: float = 0.2
@@ -80,11 +81,12 @@ class DateShiftOperator(Operator):
         """Sizes must leave room for a non-zero shift; the fallback must be another operator."""
         super().validate()
         p = self.shift_params
-        if not 0 <= p.noise_days < p.max_shift_days or p.noise_minutes < 1 or not 0 < p.amount_noise <= 1:
+        shifts = 0 <= p.noise_days < p.min_shift_days <= p.max_shift_days
+        if not shifts or p.noise_minutes < 1 or not 0 < p.amount_noise <= 1:
             raise ConfigError(
-                "date_shift needs 0 <= noise_days < max_shift_days, noise_minutes >= 1 and "
-                f"0 < amount_noise <= 1, got {p.noise_days!r}, {p.max_shift_days!r}, "
-                f"{p.noise_minutes!r}, {p.amount_noise!r}"
+                "date_shift needs 0 <= noise_days < min_shift_days <= max_shift_days, noise_minutes >= 1 "
+                f"and 0 < amount_noise <= 1, got {p.noise_days!r}, {p.min_shift_days!r}, "
+                f"{p.max_shift_days!r}, {p.noise_minutes!r}, {p.amount_noise!r}"
             )
         if p.numeric_order not in ORDERS:
             raise ConfigError(f"date_shift numeric_order must be one of {ORDERS}, got {p.numeric_order!r}")
@@ -109,10 +111,10 @@ class DateShiftOperator(Operator):
         return f"date_shift:{id(self)}"
 
     def shift_days(self, context: Context) -> int:
-        """The secret shift of the document's patient: ``noise_days < |S| <= max_shift_days``."""
+        """The secret shift of the document's patient: ``min_shift_days <= |S| <= max_shift_days``."""
         p = self.shift_params
         rng = RandomSource.from_key(context.streams.key_for(Label.DATE.value, _SHIFT))
-        size = p.noise_days + 1 + rng.randbelow(p.max_shift_days - p.noise_days)
+        size = p.min_shift_days + rng.randbelow(p.max_shift_days - p.min_shift_days + 1)
         return size if rng.randbelow(2) else -size
 
     def operate(self, span: Span, context: Context) -> str:
@@ -137,17 +139,41 @@ class DateShiftOperator(Operator):
         if value.kind is Kind.AMOUNT:
             return jitter_amount(value.quantity, rng, round(abs(value.quantity) * p.amount_noise))
         if value.kind in (Kind.TIME, Kind.HOUR):
-            reach = p.noise_minutes if value.kind is Kind.TIME else max(1, p.noise_minutes // 60)
-            step = 1 + rng.randbelow(reach)
-            return value.quantity + (step if rng.randbelow(2) else -step)
-        days = shift + (rng.randbelow(2 * p.noise_days + 1) - p.noise_days)
-        quantity = int(value.quantity)
-        if value.kind is Kind.DATE:
-            return quantity + days
-        if value.kind is Kind.DAY_OF_MONTH:
-            return (quantity - 1 + days) % 28 + 1
-        per_step = _DAYS_PER_YEAR if value.kind is Kind.YEAR else _DAYS_PER_MONTH
-        return quantity + (round(days / per_step) or (1 if days > 0 else -1))
+            hours = 1 + rng.randbelow(max(1, p.noise_minutes // 30))
+            hours = hours if rng.randbelow(2) else -hours
+            if value.kind is Kind.HOUR:
+                return value.quantity + hours
+            minute = int(value.quantity) % 60
+            other = (minute + 1 + rng.randbelow(59)) % 60  # any other minute
+            return int(value.quantity) - minute + 60 * hours + other
+        noises = list(range(-p.noise_days, p.noise_days + 1))
+        first = noises.pop(rng.randbelow(len(noises)))
+        rng.python.shuffle(noises)
+        candidates = [_shifted(value, shift + n) for n in [first, *noises]]
+        return next((q for q in candidates if _all_fields_change(value, q)), candidates[0])
+
+
+def _shifted(value: Temporal, days: int) -> int:
+    """The quantity of ``value`` moved by ``days`` at its own granularity (never by zero steps)."""
+    quantity = int(value.quantity)
+    if value.kind is Kind.DATE:
+        return quantity + days
+    if value.kind is Kind.DAY_OF_MONTH:
+        return (quantity - 1 + days) % 28 + 1
+    per_step = _DAYS_PER_YEAR if value.kind is Kind.YEAR else _DAYS_PER_MONTH
+    return quantity + (round(days / per_step) or (1 if days > 0 else -1))
+
+
+def _written(value: Temporal) -> set[str]:
+    """The fields the original writes (a month name is its month)."""
+    names = {p.name for p in value.parts if isinstance(p, Slot)}
+    return {"month" if n == "month_name" else n for n in names} & _FIELDS
+
+
+def _all_fields_change(value: Temporal, quantity: int | float) -> bool:
+    """Whether every field the original writes gets another value (the day, the month, the year...)."""
+    before, after = fields_of(value.kind, value.quantity), fields_of(value.kind, quantity)
+    return all(before.get(f) != after.get(f) for f in _written(value) if f in before)
 
 
 def render_moved(value: Temporal, moved: int | float, original: str) -> str:

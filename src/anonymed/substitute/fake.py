@@ -18,7 +18,7 @@ from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams
 from anonymed.substitute.context import normalise_value
 from anonymed.substitute.fake_date import fake_date
-from anonymed.substitute.fake_name import Piece, Role, name_layout, render_name
+from anonymed.substitute.fake_name import Piece, Role, ends_with_title, name_layout, render_name
 from anonymed.substitute.fake_numbers import fake_age, fake_nir, fake_phone, fake_ssn
 from anonymed.substitute.invariant import identifying_words, leaks
 from anonymed.substitute.over89 import OVER89, cached_reference, check_marker
@@ -184,7 +184,11 @@ class FakeOperator(Operator):
                     return candidate
             return force_different(random_like(piece.text, rng), piece.text, rng)
 
-        return render_name(name_layout(span.text, lists.first, context.lang), draw)
+        before = context.document.text[max(0, span.start - 16) : span.start]
+        layout = name_layout(
+            span.text, lists.first, context.lang, after_title=ends_with_title(before, context.lang)
+        )
+        return render_name(layout, draw)
 
     def _name_lists(self, locale: str) -> _NameLists:
         if locale not in self._names:
