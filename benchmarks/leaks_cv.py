@@ -28,7 +28,7 @@ from anonymed.config import PipelineConfig
 from anonymed.document import Document
 from anonymed.evaluate.leaks import Anonymized, LeakReport, evaluate_leaks, from_run
 from anonymed.pipeline import Pipeline
-from anonymed.profiles import profile_names
+from anonymed.profiles import DEFAULT_PROFILE, profile_names
 from anonymed.train.recipe import (
     RecognizerRecipe,
     dev_documents,
@@ -90,7 +90,7 @@ def markdown(reports: dict[str, LeakReport]) -> str:
     """One row per category: items, then per profile the leak rate (missed / written back)."""
     names = list(reports)
     first = reports[names[0]]
-    keys = ["overall", *sorted({*first.by_label, *first.by_full_label})]
+    keys = ["overall", *sorted({*first.by_label, *(k for k in first.by_full_label if "/" in k)})]
     lines = ["| category | items | " + " | ".join(names) + " |", "|---|---:|" + "---:|" * len(names)]
     for key in keys:
         cells, items = [], 0
@@ -117,7 +117,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", choices=("en", "fr"), default="en")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--profiles", nargs="+", default=list(profile_names()))
+    default_first = [DEFAULT_PROFILE, *(n for n in profile_names() if n != DEFAULT_PROFILE)]
+    parser.add_argument("--profiles", nargs="+", default=default_first)
     parser.add_argument("--out", type=Path, default=None, help="write the reports as JSON here")
     args = parser.parse_args()
     result = run(args)

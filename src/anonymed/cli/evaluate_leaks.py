@@ -71,7 +71,8 @@ def leak_table(reports: dict[str, LeakReport]) -> Table:
         table.add_column(name, justify="right")
     keys = ["overall"]
     for report in reports.values():
-        keys += [k for k in sorted({*report.by_label, *report.by_full_label}) if k not in keys]
+        found = {*report.by_label, *(k for k in report.by_full_label if "/" in k)}
+        keys += [k for k in sorted(found) if k not in keys]
     for key in keys:
         cells, items = [], ""
         for report in reports.values():

@@ -97,6 +97,12 @@ class LeakReport:
         self.by_label.setdefault(item.label.split("/")[0], LeakCounts()).add(item)
         self.by_full_label.setdefault(item.label, LeakCounts()).add(item)
 
+    def category(self, key: str) -> LeakCounts | None:
+        """``overall``, a whole label (``DATE``) or a label and subtype (``DATE/birth``)."""
+        if key == "overall":
+            return self.overall
+        return self.by_full_label.get(key) if "/" in key else self.by_label.get(key)
+
     def to_json(self) -> dict[str, Any]:
         """The report as JSON (counts only, never a value)."""
         return {
