@@ -14,6 +14,7 @@ from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.invariant import leaks
+from anonymed.substitute.over89 import age_at
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 
@@ -142,3 +143,15 @@ def test_no_date_is_ever_written_back(day: dt.date, fmt: str, lang: str, seed: i
     rep = done.replacements[0]
     assert not leaks(rep.surrogate, rep.original), (rep.original, rep.surrogate)
     assert done.privacy["substitution"]["counts"] == {"DATE|date_shift|replaced": 1}
+
+
+@settings(max_examples=200, deadline=None)
+@given(day=st.dates(dt.date(1900, 1, 1), dt.date(1960, 12, 31)), seed=st.integers(0, 2**31))
+def test_no_output_implies_an_age_over_89(day: dt.date, seed: int) -> None:
+    """Before or after the shift, a date 90 years or more before the reference becomes the marker."""
+    text = day.strftime("%m/%d/%Y")
+    doc = Document("d", f"Born {text}.", {"lang": "en", "reference_date": "2024-01-15"},
+                   spans=(Span.of(f"Born {text}.", 5, 5 + len(text), Label.DATE),))  # fmt: skip
+    surrogate = Substituter({Label.DATE: SHIFT})(doc, RandomSource(seed)).replacements[0].surrogate
+    if surrogate != "[90+]":
+        assert age_at(_date(surrogate), dt.date(2024, 1, 15)) <= 89

@@ -156,9 +156,10 @@ class HybridFactory(ProcessFactory):
         return HybridObfuscator(config).load()
 
     def tally(self, doc: Document) -> Mapping[str, int]:
-        """Sentences or tokens replaced by the second stage."""
+        """The first stage's substitution counts, and the sentences or tokens the second stage replaced."""
         report = doc.privacy.get(self.then, {})
-        return {key: int(report.get(key, 0)) for key in ("sentences", "tokens") if key in report}
+        second = {key: int(report.get(key, 0)) for key in ("sentences", "tokens") if key in report}
+        return {**document_counts(doc), **second}
 
     def fingerprint(self) -> str:
         """A digest of the pipeline configuration and of the second stage's parameters."""

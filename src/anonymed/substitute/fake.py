@@ -206,6 +206,8 @@ class FakeOperator(Operator):
     def _location(self, span: Span, faker: Faker, rng: RandomSource, lang: str) -> str:
         text = span.text
         subtype = span.subtype or _guess_location(text)
+        if subtype == "zip" and any(ch.isalpha() for ch in text):
+            subtype = _guess_location(text)  # an address holding a postal code, not a postal code
         if subtype == "zip":
             return _code_like(text, faker.postcode, rng)
         if subtype == "ip":
