@@ -83,6 +83,7 @@ YEARS = "20(1[78]|2[01])"  # 2019 moved by one or two years
     ("text", "pieces", "lang", "pattern"),
     [
         ("Born in 1992.", ["1992"], "en", r"Born in 199[0134]\."),
+        ("In the 1970s.", ["1970s"], "en", r"In the 19[68]0s\."),  # a decade moves by decades
         ("In March 2019, 2019.", ["March 2019", "2019"], "en", rf"In [A-Z][a-z]+ {YEARS}, {YEARS}\."),
         ("Seen on 8/14.", ["8/14"], "en", r"Seen on \d{1,2}/\d{1,2}\."),
         ("Seen 3 days ago, 2 weeks.", ["3 days ago", "2 weeks"], "en", r"Seen [24] days ago, [13] weeks?\."),

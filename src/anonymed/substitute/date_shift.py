@@ -161,6 +161,9 @@ def _shifted(value: Temporal, days: int) -> int:
     if value.kind is Kind.DAY_OF_MONTH:
         return (quantity - 1 + days) % 28 + 1
     per_step = _DAYS_PER_YEAR if value.kind is Kind.YEAR else _DAYS_PER_MONTH
+    if any(isinstance(p, Slot) and p.form == "decade" for p in value.parts):
+        per_step *= 10  # "the 1940s" moves by decades: a year would not show
+        return quantity + 10 * (round(days / per_step) or (1 if days > 0 else -1))
     return quantity + (round(days / per_step) or (1 if days > 0 else -1))
 
 
