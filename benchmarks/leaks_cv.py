@@ -89,26 +89,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def markdown(reports: dict[str, LeakReport]) -> str:
     """One row per category: items, then per profile the leak rate (missed / written back)."""
     names = list(reports)
-    first = reports[names[0]]
-    keys = ["overall", *sorted({*first.by_label, *(k for k in first.by_full_label if "/" in k)})]
     lines = ["| category | items | " + " | ".join(names) + " |", "|---|---:|" + "---:|" * len(names)]
-    for key in keys:
-        cells, items = [], 0
-        for name in names:
-            report = reports[name]
-            counts = (
-                report.overall
-                if key == "overall"
-                else report.by_full_label.get(key) or report.by_label.get(key)
-            )
-            if counts is None:
-                cells.append("-")
-                continue
-            row = counts.to_json()
-            items = row["items"]
-            rate = "-" if row["leak_rate"] is None else f"{row['leak_rate']:.1%}"
-            cells.append(f"{rate} ({row['missed']} / {row['written_back']})")
-        lines.append(f"| {key} | {items} | " + " | ".join(cells) + " |")
+    for key in reports[names[0]].categories():
+        found = [reports[name].category(key) for name in names]
+        items = next((c.items for c in found if c is not None), 0)
+        lines.append(
+            f"| {key} | {items} | " + " | ".join("-" if c is None else c.cell() for c in found) + " |"
+        )
     return "\n".join(lines)
 
 

@@ -15,9 +15,10 @@ import pytest
 from faker import Faker
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_stage import documents as stage_documents
 
 from anonymed.document import Document, Span
-from anonymed.labels import SUBTYPES, Label
+from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator
 from anonymed.substitute.context import ValueStreams
@@ -35,18 +36,9 @@ def operator(name: str) -> Operator:
     return build_operator(name)
 
 
-@st.composite
-def documents(draw: st.DrawFn) -> Document:
-    """Arbitrary text with arbitrary disjoint spans of arbitrary labels and subtypes."""
-    text = draw(st.text(min_size=1, max_size=80))
-    cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=10)))
-    spans = []
-    for start, end in zip(cuts[::2], cuts[1::2], strict=False):
-        label = draw(st.sampled_from(list(Label)))
-        subtype = draw(st.sampled_from([None, *sorted(SUBTYPES[label])]))
-        spans.append(Span.of(text, start, end, label, subtype=subtype))
-    lang = draw(st.sampled_from(["en", "fr"]))
-    return Document("p", text, {"lang": lang, "patient_id": "P1"}, spans=tuple(spans))
+def documents() -> st.SearchStrategy[Document]:
+    """The stage tests' arbitrary documents (text, disjoint spans of any label), of a patient."""
+    return stage_documents().map(lambda doc: doc.evolve(metadata={**doc.metadata, "patient_id": "P1"}))
 
 
 def test_every_non_dp_operator_is_covered() -> None:

@@ -14,9 +14,7 @@ from anonymed.cli.evaluate import load_predictions
 from anonymed.document import Document
 from anonymed.errors import ConfigError, InputError, OutputError
 from anonymed.evaluate.leaks import (
-    MISSED,
     UNKNOWN,
-    WRITTEN_BACK,
     Anonymized,
     LeakParams,
     LeakReport,
@@ -69,27 +67,13 @@ def leak_table(reports: dict[str, LeakReport]) -> Table:
     table.add_column("items", justify="right")
     for name in reports:
         table.add_column(name, justify="right")
-    keys = ["overall"]
+    keys: list[str] = []
     for report in reports.values():
-        found = {*report.by_label, *(k for k in report.by_full_label if "/" in k)}
-        keys += [k for k in sorted(found) if k not in keys]
+        keys += [k for k in report.categories() if k not in keys]
     for key in keys:
-        cells, items = [], ""
-        for report in reports.values():
-            counts = (
-                report.overall
-                if key == "overall"
-                else report.by_full_label.get(key) or report.by_label.get(key)
-            )
-            if counts is None:
-                cells.append("-")
-                continue
-            row = counts.to_json()
-            items = items or str(row["items"])
-            rate = "-" if row["leak_rate"] is None else f"{row['leak_rate']:.1%}"
-            causes = "?" if row[UNKNOWN] else f"{row[MISSED]} / {row[WRITTEN_BACK]}"
-            cells.append(f"{rate} ({causes})")
-        table.add_row(key, items, *cells)
+        found = [report.category(key) for report in reports.values()]
+        items = next((str(c.items) for c in found if c is not None), "")
+        table.add_row(key, items, *("-" if c is None else c.cell() for c in found))
     return table
 
 

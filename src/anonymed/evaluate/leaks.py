@@ -68,6 +68,12 @@ class LeakCounts:
             self.leaked += 1
             self.causes[item.cause or UNKNOWN] += 1
 
+    def cell(self) -> str:
+        """The share leaked and its causes, "2.0% (3 / 1)" (missed / written back; "?" when unknown)."""
+        rate = "-" if not self.items else f"{self.leaked / self.items:.1%}"
+        causes = "?" if self.causes[UNKNOWN] else f"{self.causes[MISSED]} / {self.causes[WRITTEN_BACK]}"
+        return f"{rate} ({causes})"
+
     def to_json(self) -> dict[str, Any]:
         """Counts and rates (rates are None without items)."""
         rate = self.leaked / self.items if self.items else None
@@ -96,6 +102,10 @@ class LeakReport:
         self.overall.add(item)
         self.by_label.setdefault(item.label.split("/")[0], LeakCounts()).add(item)
         self.by_full_label.setdefault(item.label, LeakCounts()).add(item)
+
+    def categories(self) -> list[str]:
+        """``overall``, then every label and label/subtype seen, sorted."""
+        return ["overall", *sorted({*self.by_label, *(k for k in self.by_full_label if "/" in k)})]
 
     def category(self, key: str) -> LeakCounts | None:
         """``overall``, a whole label (``DATE``) or a label and subtype (``DATE/birth``)."""

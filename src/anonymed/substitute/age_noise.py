@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.randomness import RandomSource
-from anonymed.substitute.base import Context, Operator, OperatorParams, fallback_for
+from anonymed.substitute.base import Context, Operator, OperatorParams, check_other_operator, fallback_for
 from anonymed.substitute.date_shift import jitter_amount
 from anonymed.substitute.dp_age import HIPAA_MAX_AGE, release_age
 from anonymed.substitute.temporal import Unit, parse_temporal
@@ -49,10 +49,7 @@ class AgeNoiseOperator(Operator):
             raise ConfigError(
                 f"age_noise needs max_step >= 1 and an over89 text with no number but 90, got {p.max_step!r}"
             )
-        from anonymed.substitute.registry import OPERATORS
-
-        if p.fallback not in OPERATORS or p.fallback == self.name:
-            raise ConfigError(f"age_noise fallback must be another operator, got {p.fallback!r}")
+        check_other_operator(self, p.fallback, "fallback")
 
     def operate(self, span: Span, context: Context) -> str:
         """The age written with its moved value (or its group), or the fallback's surrogate."""

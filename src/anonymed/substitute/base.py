@@ -81,3 +81,12 @@ def fallback_for(owner: Operator, name: str) -> Operator:
         built = build_operator(name)
         owner._fallback = built  # type: ignore[attr-defined]
     return built
+
+
+def check_other_operator(owner: Operator, name: str, option: str) -> None:
+    """``name`` (``owner``'s ``option``: a fallback, a delegate) must be another registered operator."""
+    from anonymed.errors import ConfigError
+    from anonymed.substitute.registry import OPERATORS
+
+    if name not in OPERATORS or name == owner.name:
+        raise ConfigError(f"{owner.name} {option} must be another operator, got {name!r}")

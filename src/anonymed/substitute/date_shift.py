@@ -30,7 +30,7 @@ from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute.base import Context, Operator, OperatorParams, fallback_for
+from anonymed.substitute.base import Context, Operator, OperatorParams, check_other_operator, fallback_for
 from anonymed.substitute.date_values import ORDERS, read_values
 from anonymed.substitute.invariant import fold
 from anonymed.substitute.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
@@ -91,10 +91,7 @@ class DateShiftOperator(Operator):
         if p.numeric_order not in ORDERS:
             raise ConfigError(f"date_shift numeric_order must be one of {ORDERS}, got {p.numeric_order!r}")
         check_marker(p.over89, "date_shift")
-        from anonymed.substitute.registry import OPERATORS
-
-        if p.fallback not in OPERATORS or p.fallback == self.name:
-            raise ConfigError(f"date_shift fallback must be another operator, got {p.fallback!r}")
+        check_other_operator(self, p.fallback, "fallback")
 
     def fallback_operator(self) -> Operator:
         """The operator of the spans that cannot be read (built once)."""

@@ -22,7 +22,7 @@ from typing import Final
 
 from anonymed.document import Span
 from anonymed.errors import ConfigError
-from anonymed.substitute.base import Context, Operator, OperatorParams, fallback_for
+from anonymed.substitute.base import Context, Operator, OperatorParams, check_other_operator, fallback_for
 
 _ZIP_LIKE: Final = re.compile(r"[\d\s\-]+")
 #: a five-digit code (ZIP, ZIP+4, French postal code) inside a place surrogate: cut like a ZIP code too
@@ -81,10 +81,7 @@ class Zip3Operator(Operator):
         p = self.zip_params
         if any(not 0 <= n <= 3 for n in p.digits.values()) or any(len(r) != 3 for r in p.restricted):
             raise ConfigError("zip3 keeps 0 to 3 digits and restricts three-digit prefixes")
-        from anonymed.substitute.registry import OPERATORS
-
-        if p.places not in OPERATORS or p.places == self.name:
-            raise ConfigError(f"zip3 places must be another operator, got {p.places!r}")
+        check_other_operator(self, p.places, "places")
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Prepare the places operator for the places it will replace."""
