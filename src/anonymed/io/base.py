@@ -23,7 +23,6 @@ class ReadFailure:
 
 Record = Document | ReadFailure
 
-
 def unwritable(index: int, record_id: str, *texts: str) -> ReadFailure | None:
     """The failure to write instead of a record whose output text holds a lone surrogate, else None."""
     for text in texts:
