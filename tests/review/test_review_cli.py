@@ -107,7 +107,9 @@ def test_release_report_gathers_the_run_the_privacy_report_and_the_review(tmp_pa
     source = write_input(tmp_path / "notes.jsonl")
     summary, privacy = tmp_path / "run.json", tmp_path / "privacy.jsonl"
     config = tmp_path / "deid.toml"
-    config.write_text('[pipeline]\ndetectors = ["patterns"]\nepsilon = 2.0\n[operators]\nNAME = "tag"\n')
+    config.write_text(
+        '[pipeline]\ndetectors = ["patterns"]\nepsilon = 2.0\n[operators]\nNAME = "tag"\nDATE = "dp_date"\n'
+    )
     deid = runner.invoke(
         app,
         [
@@ -163,7 +165,8 @@ def test_release_report_gathers_the_run_the_privacy_report_and_the_review(tmp_pa
     assert data["review"]["same_input"] is True and data["review"]["reviewed_notes"] == 4
     assert data["review"]["residual_per_1000_tokens"]["estimate"] is not None
     assert data["commands"] == ["anonymed deid notes.jsonl -o out.jsonl --config deid.toml"]
-    assert any("profile" in item for item in data["pending"]) and any(
+    assert data["configuration"]["profile"] == "pseudonymise"
+    assert not any("profile" in item for item in data["pending"]) and any(
         "audit" in item for item in data["pending"]
     )
     page = (tmp_path / "release.html").read_text()

@@ -191,7 +191,7 @@ def review_section(path: Path, target: float, input_fingerprint: str | None) -> 
 def _pending(inputs: ReleaseInputs, config: Mapping[str, Any]) -> list[str]:
     pending = []
     if config["profile"] is None:
-        pending.append("profile: not recorded by the run (profiles: issue 15)")
+        pending.append("profile: not recorded by the run")
     missing = {
         "input fingerprint (--input)": inputs.input,
         "privacy report (--privacy-report)": inputs.privacy_report,
