@@ -1,4 +1,5 @@
-"""The repository stands alone: no tracked file refers to ``../shared`` or to a developer machine's paths."""
+"""The repository stands alone: no tracked file refers to the shared data beside the development clone, or
+to an absolute path of a developer's machine."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: ``../shared`` (the development machine's data beside the clone), and absolute paths of a developer's
-#: machine: /work/..., /root/..., /home/<user>/..., /Users/<user>/..., C:\... (one or two backslashes, so
-#: that escaped Python and JSON strings count too); not preceded by a path or word character, so URLs
+#: the shared folder beside the development clone (dot-dot-slash shared), and absolute paths of a developer's
+#: machine: under work, root, home or Users at the root, or a Windows drive letter (one or two backslashes,
+#: so that escaped Python and JSON strings count too); not preceded by a path or word character, so URLs
 #: such as https://example.org/work/ do not count
 MACHINE_PATH = re.compile(
     r"\.\./shared\b"
@@ -23,7 +24,7 @@ MACHINE_PATH = re.compile(
 
 
 def machine_paths(text: str) -> list[str]:
-    """Every reference to ``../shared`` or to an absolute path of a development machine in ``text``."""
+    """Every reference to the shared data folder or to a developer machine's absolute path in ``text``."""
     return [m.group() for m in MACHINE_PATH.finditer(text)]
 
 
