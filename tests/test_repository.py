@@ -19,7 +19,7 @@ MACHINE_PATH = re.compile(
     r"\.\./shared\b"
     r"|(?<![\w.~/-])/(?:work|root)/"
     r"|(?<![\w.~/-])/(?:home|Users)/[^/\s]+/"
-    r"|(?<![\w])[A-Za-z]:\\{1,2}[\w.$-]"
+    r"|(?<![\w\\])[A-Za-z]:\\{1,2}[\w.$-]"
 )
 
 
@@ -98,6 +98,7 @@ def test_a_machine_path_is_found(planted: str) -> None:
         "src/anonymed/resources/training/physionet_deid",
         "~/.cache/anonymed",
         "ratio 3:4, time 10:30",
+        r"a regular expression: \d\d:\d\d",
         "/usr/bin/chromium and /tmp/anonymed-xyz",
     ],
 )
