@@ -21,6 +21,7 @@ from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import build_detector
 from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
 from anonymed.detect.tagger.model import TrainingParams
+from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.train.recipe import (
@@ -133,8 +134,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         with tempfile.TemporaryDirectory() as tmp:
             model = train_with_recipe(recipe, docs, lexicons, Path(tmp), clusters=clusters)
             for doc in test:
-                tokens, marginals = model.marginals(doc)
-                base = [s for det in others if det.supports(doc.lang) for s in det.detect(doc)]
+                view = NoteView(doc)  # the rule detectors run once, for the hints and the ensembles
+                tokens, marginals = model.marginals(view)
+                base = [s for det in others if det.supports(doc.lang) for s in view.spans_of(det)]
                 preds["patterns+lexicons"].append((doc, base))
                 for t in args.thresholds:
                     spans = variants[f"tagger@{t}"].decode(doc.text, tokens, marginals, lang=doc.lang)

@@ -13,7 +13,8 @@ from anonymed.detect.base import Detector
 from anonymed.detect.lexicons.tokens import fold
 from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import OUTSIDE, TaggerModel
-from anonymed.document import LONE_SURROGATE, Document, Span
+from anonymed.detect.view import NoteView
+from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
 
 SOURCE: Final = "tagger"
@@ -95,12 +96,12 @@ class TaggerDetector(Detector):
 
     def detect(self, doc: Document) -> list[Span]:
         """Tagged spans of ``doc.text`` (source ``tagger``)."""
-        tagged = doc
-        # CRFsuite fails on lone surrogates (SystemError): tag a same-length copy with U+FFFD in their place
-        if LONE_SURROGATE.search(doc.text):
-            tagged = Document(doc.id, LONE_SURROGATE.sub("\ufffd", doc.text), doc.metadata)
-        tokens, marginals = self.model_for(doc.lang).marginals(tagged)
-        return self.decode(doc.text, tokens, marginals, lang=doc.lang)
+        return self.detect_view(NoteView(doc))
+
+    def detect_view(self, view: NoteView) -> list[Span]:
+        """Tagged spans of the view's document, from its shared tokens and its detectors' spans."""
+        tokens, marginals = self.model_for(view.lang).marginals(view)
+        return self.decode(view.text, tokens, marginals, lang=view.lang)
 
     def decode(
         self,

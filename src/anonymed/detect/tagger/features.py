@@ -145,12 +145,11 @@ class Featurizer:
             self._cache[word] = result
         return result
 
-    def featurize(self, text: str, hints: Sequence[Span] = ()) -> tuple[list[TaggerToken], list[list[str]]]:
-        """Tokens of ``text`` and their feature lists (own features plus neighbours', prefixed by offset).
+    def featurize(self, tokens: Sequence[TaggerToken], hints: Sequence[Span] = ()) -> list[list[str]]:
+        """The feature list of each token (own features plus neighbours', prefixed by offset).
 
         ``hints`` are spans of other detectors: each token they cover gets ``hint=<source>:<label>``.
         """
-        tokens = tokenize(text)
         words = [self.word_features(token.text) for token in tokens]
         marks = _hint_marks(tokens, hints)
         doc_case = "doc=caps" if _mostly_upper(tokens) else "doc=mixed"
@@ -174,7 +173,7 @@ class Featurizer:
             if marks:
                 _add_hints(row, marks, index)
             rows.append(row)
-        return tokens, rows
+        return rows
 
 
 def _add_context(
