@@ -48,9 +48,21 @@ _CUED: Final = tuple(
 _DECIMAL: Final = re.compile(r"\d+[.,]\d+")
 _LONG: Final = re.compile(r"(?<![\w.,/-])\d{8,24}(?![\w]|[.,/-]\d)")
 _SHORTER: Final = re.compile(r"(?<![\w.,/-])\d{6,7}(?![\w]|[.,/-]\d)")
+#: numbers joined by "x": ventilator settings (700x12x5, 500x14), sizes (3x4x2), repetitions
+_SETTING: Final = re.compile(r"(?<!\d)\d++(?:[xX]\d*+)+")
 _MIXED: Final = re.compile(r"(?<![\w-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{7,24}(?![\w-])")
 
-PATTERNS: Final = (_SSN, _SSN_CUE, _NIR, _NIR_SHAPE, *(p for _, p in _CUED), _LONG, _SHORTER, _MIXED)
+PATTERNS: Final = (
+    _SSN,
+    _SSN_CUE,
+    _NIR,
+    _NIR_SHAPE,
+    *(p for _, p in _CUED),
+    _LONG,
+    _SHORTER,
+    _SETTING,
+    _MIXED,
+)
 
 
 def ssn_is_valid(area: str, group: str, serial: str) -> bool:
@@ -110,6 +122,8 @@ def _bare(scan: Scan) -> Iterator[Span]:
             yield scan.span(match.start(), match.end(), Label.ID, "other", 0.5)
     for match in _MIXED.finditer(scan.text):
         token = match.group(0)
+        if _SETTING.fullmatch(token):
+            continue  # 700x12x5: volume x rate (x PEEP), a ventilator setting; 3x4x5 a size
         if sum(char.isdigit() for char in token) >= 5 and not scan.unit_follows(match.end()):
             yield scan.span(match.start(), match.end(), Label.ID, "other", 0.5)
     if scan.params.high_recall:

@@ -10,14 +10,19 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from anonymed.detect.base import Detector
-from anonymed.detect.lexicons.tokens import fold
+from anonymed.detect.tagger.decode import (
+    SOURCE,
+    anchor_tokens,
+    best_label,
+    extend_initials,
+    propagate,
+    spans_of,
+)
 from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import OUTSIDE, TaggerModel
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
-
-SOURCE: Final = "tagger"
 
 #: the shipped model folder of each language, under ``anonymed/resources/models/``
 SHIPPED_MODELS: Final = {"en": "tagger-en", "fr": "tagger-fr"}
@@ -26,9 +31,6 @@ SHIPPED_MODELS: Final = {"en": "tagger-en", "fr": "tagger-fr"}
 #: (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial)
 DECODE_DEFAULTS: Final[dict[str, tuple[tuple[str, ...], bool]]] = {"en": (("NAME", "LOCATION"), True)}
 _NEUTRAL: Final[tuple[tuple[str, ...], bool]] = (("NAME",), False)
-
-#: characters that may separate two tokens of one span ("J. Smith", "O'Brien", "12/03/2020", "Jean-Marc")
-_JOINERS: Final = frozenset(" \t.'’-/,:")
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,9 @@ class TaggerDetector(Detector):
 
     def detect_view(self, view: NoteView) -> list[Span]:
         """Tagged spans of the view's document, from its shared tokens and its detectors' spans."""
-        tokens, marginals = self.model_for(view.lang).marginals(view)
-        return self.decode(view.text, tokens, marginals, lang=view.lang)
+        model = self.model_for(view.lang)
+        tokens, marginals = model.marginals(view)
+        return self.decode(view.text, tokens, marginals, lang=view.lang, hints=model.hints(view))
 
     def decode(
         self,
@@ -110,95 +113,27 @@ class TaggerDetector(Detector):
         marginals: Sequence[dict[str, float]],
         *,
         lang: str | None = None,
+        hints: Sequence[Span] = (),
     ) -> list[Span]:
         """Spans from per-token label probabilities, under this detector's threshold and propagation.
 
         ``lang`` chooses the defaults of ``propagate_labels`` and ``initials`` (None: names only, no
-        initials).
+        initials). ``hints`` are the spans of the rule detectors: a confident format (``anchors``) gives
+        its label to the tagged tokens inside it, and no tagged span crosses its edges.
         """
-        return _spans(text, tokens, marginals, self._decide(tokens, marginals, lang))
+        labels = self._decide(tokens, marginals, lang)
+        groups = anchor_tokens(tokens, hints, labels)
+        return spans_of(text, tokens, marginals, labels, groups)
 
     def _decide(
         self, tokens: Sequence[TaggerToken], marginals: Sequence[dict[str, float]], lang: str | None
     ) -> list[str]:
         params = self.params
         default_labels, default_initials = DECODE_DEFAULTS.get(lang or "", _NEUTRAL)
-        labels = [_best(p) if p[OUTSIDE] < params.cutoff else OUTSIDE for p in marginals]
+        labels = [best_label(p) if p[OUTSIDE] < params.cutoff else OUTSIDE for p in marginals]
         if params.propagate:
             for label in params.propagate_labels if params.propagate_labels is not None else default_labels:
-                _propagate(tokens, marginals, labels, label, params.propagate_above)
+                propagate(tokens, marginals, labels, label, params.propagate_above)
         if params.initials if params.initials is not None else default_initials:
-            _extend_initials(tokens, labels)
+            extend_initials(tokens, labels)
         return labels
-
-
-def _extend_initials(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
-    """Tag ``NAME`` on a one-letter token followed by ``.`` and a name on the same line ("J. Smith")."""
-    for index in range(len(tokens) - 1, 0, -1):
-        token, after = tokens[index - 1], tokens[index]
-        if (
-            labels[index] == "NAME"
-            and labels[index - 1] == OUTSIDE
-            and len(token.text) == 1
-            and token.text.isalpha()
-            and after.before == "."
-            and not after.newline_before
-        ):
-            labels[index - 1] = "NAME"
-
-
-def _propagate(
-    tokens: Sequence[TaggerToken],
-    marginals: Sequence[dict[str, float]],
-    labels: list[str],
-    label: str,
-    above: float,
-) -> None:
-    """Tag ``label`` on the untagged mentions of words tagged ``label`` with probability above ``above``."""
-    sure = {
-        fold(t.text)
-        for t, p in zip(tokens, marginals, strict=True)
-        if len(t.text) > 2 and p.get(label, 0.0) > above
-    }
-    if sure:
-        for index, token in enumerate(tokens):
-            if labels[index] == OUTSIDE and fold(token.text) in sure:
-                labels[index] = label
-
-
-def _best(probabilities: dict[str, float]) -> str:
-    return max((label for label in probabilities if label != OUTSIDE), key=probabilities.__getitem__)
-
-
-def _spans(
-    text: str, tokens: Sequence[TaggerToken], marginals: Sequence[dict[str, float]], labels: Sequence[str]
-) -> list[Span]:
-    """Join neighbouring tokens of one label into spans (across short punctuation, not line breaks)."""
-    spans: list[Span] = []
-    run: list[int] = []
-    for index, label in enumerate(labels):
-        if run and (label != labels[run[-1]] or not _joinable(text, tokens[run[-1]], tokens[index])):
-            spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
-            run = []
-        if label != OUTSIDE:
-            run.append(index)
-    if run:
-        spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
-    return spans
-
-
-def _joinable(text: str, left: TaggerToken, right: TaggerToken) -> bool:
-    gap = text[left.end : right.start]
-    return len(gap) <= 3 and all(char in _JOINERS for char in gap)
-
-
-def _span(
-    text: str,
-    tokens: Sequence[TaggerToken],
-    marginals: Sequence[dict[str, float]],
-    run: list[int],
-    label: str,
-) -> Span:
-    score = sum(1.0 - marginals[i][OUTSIDE] for i in run) / len(run)
-    start, end = tokens[run[0]].start, tokens[run[-1]].end
-    return Span.of(text, start, end, label, source=SOURCE, score=min(1.0, max(0.0, score)))
