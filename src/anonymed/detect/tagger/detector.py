@@ -20,6 +20,7 @@ from anonymed.detect.tagger.decode import (
 )
 from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import OUTSIDE, TaggerModel
+from anonymed.detect.tagger.prune import prune_names
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
@@ -27,10 +28,13 @@ from anonymed.errors import ConfigError, ResourceError
 #: the shipped model folder of each language, under ``anonymed/resources/models/``
 SHIPPED_MODELS: Final = {"en": "tagger-en", "fr": "tagger-fr"}
 
-#: per language, the labels propagated to other mentions and whether initials join names, by default
-#: (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial)
-DECODE_DEFAULTS: Final[dict[str, tuple[tuple[str, ...], bool]]] = {"en": (("NAME", "LOCATION"), True)}
-_NEUTRAL: Final[tuple[tuple[str, ...], bool]] = (("NAME",), False)
+#: per language, the labels propagated to other mentions, whether initials join names and whether the
+#: English precision rules of ``prune`` apply, by default (chosen by patient-level cross-validation;
+#: French "M. Dupont" is Monsieur, not an initial)
+DECODE_DEFAULTS: Final[dict[str, tuple[tuple[str, ...], bool, bool]]] = {
+    "en": (("NAME", "LOCATION"), True, True)
+}
+_NEUTRAL: Final[tuple[tuple[str, ...], bool, bool]] = (("NAME",), False, False)
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,8 @@ class TaggerParams:
     precision). ``propagate`` also tags, anywhere in the note, the words the model tagged as a name with
     probability above ``propagate_above`` elsewhere in the same note, and likewise for the other labels of
     ``propagate_labels``. ``initials`` also tags a lone letter followed by a period and a tagged name ("J.
-    Smith"). Both default (None) to the note language's ``DECODE_DEFAULTS``. ``model`` is a model folder
+    Smith"). ``prune`` applies the precision rules of ``tagger.prune`` (role words, eponyms, doses, edge
+    words). All three default (None) to the note language's ``DECODE_DEFAULTS``. ``model`` is a model folder
     written by ``anonymed train recognizer``; by default the shipped model of the note's language.
     """
 
@@ -53,6 +58,7 @@ class TaggerParams:
     propagate_above: float = 0.5
     propagate_labels: tuple[str, ...] | None = None
     initials: bool | None = None
+    prune: bool | None = None
     model: str | None = None
 
     def __post_init__(self) -> None:
@@ -121,19 +127,25 @@ class TaggerDetector(Detector):
         initials). ``hints`` are the spans of the rule detectors: a confident format (``anchors``) gives
         its label to the tagged tokens inside it, and no tagged span crosses its edges.
         """
-        labels = self._decide(tokens, marginals, lang)
+        labels = self._decide(text, tokens, marginals, lang)
         groups = anchor_tokens(tokens, hints, labels)
         return spans_of(text, tokens, marginals, labels, groups)
 
     def _decide(
-        self, tokens: Sequence[TaggerToken], marginals: Sequence[dict[str, float]], lang: str | None
+        self,
+        text: str,
+        tokens: Sequence[TaggerToken],
+        marginals: Sequence[dict[str, float]],
+        lang: str | None,
     ) -> list[str]:
         params = self.params
-        default_labels, default_initials = DECODE_DEFAULTS.get(lang or "", _NEUTRAL)
+        default_labels, default_initials, default_prune = DECODE_DEFAULTS.get(lang or "", _NEUTRAL)
         labels = [best_label(p) if p[OUTSIDE] < params.cutoff else OUTSIDE for p in marginals]
         if params.propagate:
             for label in params.propagate_labels if params.propagate_labels is not None else default_labels:
                 propagate(tokens, marginals, labels, label, params.propagate_above)
         if params.initials if params.initials is not None else default_initials:
             extend_initials(tokens, labels)
+        if params.prune if params.prune is not None else default_prune:
+            prune_names(text, tokens, labels)
         return labels

@@ -26,6 +26,7 @@ META_FILE: Final = "meta.json"
 DEFAULT_HINTS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
     ("patterns", {}),
     ("lexicons", {"high_recall": True}),
+    ("contexts", {}),
 )
 
 
