@@ -35,7 +35,7 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ("TAKEN TO LAUREL REGIONAL WHERE CK'S ROSE", ("LAUREL REGIONAL", "LOCATION", "institution")),
         ("transplant at Holy Cross. This friend", ("Holy Cross", "LOCATION", "institution")),
         ("per U Maryland scale", ("U Maryland", "LOCATION", "institution")),
-        ("PT SENT TO ED AT GH.", ("GH", "LOCATION", "abbreviation")),
+        ("Pt sent to ED at GH for a CT.", ("GH", "LOCATION", "abbreviation")),
     ],
 )
 def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str, str]) -> None:
@@ -53,6 +53,11 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "MS: alert and oriented",  # mental status
         "TO ACUTE REHAB TOMORROW",  # a common word before an institution word in a note in capitals
         "spoke with family at length",
+        "PT SENT TO ED AT GH.",  # in a note in capitals every word is a capital abbreviation
+        "Pt rec'd PA cath to RIJ",  # the pulmonary artery
+        "as per Carevue. Lung sounds coarse",  # a documentation system
+        "call H.O. Cont to monitor",  # an acronym, not an initial
+        "tolerating GOOD AMTS OF PO",
     ],
 )
 def test_no_context_hit_without_a_name_word(text: str) -> None:

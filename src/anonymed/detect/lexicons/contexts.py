@@ -27,7 +27,7 @@ from typing import ClassVar, Final
 from anonymed.detect.base import Detector, DetectorParams
 from anonymed.detect.lexicons.context import FUNCTION_WORDS, words
 from anonymed.detect.lexicons.resources import NameLists, name_lists
-from anonymed.detect.lexicons.tokens import LOWER, UPPER, Token, upper_ratio
+from anonymed.detect.lexicons.tokens import LOWER, TITLE, UPPER, Token, upper_ratio
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label
@@ -39,9 +39,7 @@ TITLES: Final = words("mrs mr ms miss dr drs doctor rabbi rev reverend father fr
 #: titles that are clinical abbreviations too (MS mental status, MR mitral regurgitation): need a name word
 AMBIGUOUS_TITLES: Final = words("ms mr miss sister father fr")
 #: role abbreviations and role words written before a clinician's name
-ROLES: Final = words(
-    "np nps ho rn md pa resident attending fellow intern nurse rt sw cm chaplain hospitalist"
-)
+ROLES: Final = words("np nps ho rn md resident attending fellow intern nurse chaplain hospitalist")
 #: credentials after a name without a comma ("Painter MD")
 CREDENTIALS: Final = words("md rn np pa phd crna lpn rrt")
 #: words of speech or report that a name follows ("per", "spoke with", "reported to")
@@ -59,8 +57,8 @@ SPEECH_AFTER: Final = {
 }
 #: verbs of contact that a first name opens a clause with ("bill called", "BEA TURA AWARE")
 CONTACT_VERBS: Final = words(
-    "called calls phoned visited visits visiting came aware notified updated spoke here in at arrived "
-    "left informed wants wishes states stated said says agrees agreed"
+    "called calls phoned visited visits visiting came aware notified updated spoke arrived left informed "
+    "wants wishes states stated said says agrees agreed"
 )
 #: words that say who someone is, never who (kept out of names)
 ROLE_WORDS: Final = words(
@@ -68,6 +66,13 @@ ROLE_WORDS: Final = words(
     "fellow intern wife husband son daughter mother father sister brother friend proxy hcp case manager "
     "social worker dr mr mrs ms sw cm rt ot"
 )
+#: what "per" and "as per" refer to besides people: documents, systems, orders
+DOCUMENTS: Final = words(
+    "carevue flowsheet flowsheets flow sheet protocol protocal protocols reqs order orders nsg nursing md "
+    "policy guidelines routine metavision epic cerner chart mar"
+)
+#: clinical nouns after "PA" that make it the pulmonary artery, not a physician assistant
+PA_NOUNS: Final = words("line cath catheter pressure pressures pressure's port tracing numbers pas pad")
 #: modal and auxiliary words that are also first names or that never start a name
 NOT_SUBJECTS: Final = words("will may can mark")
 #: epithets of bacteria and fungi written after an initial ("P. aeruginosa", "C. diff")
@@ -83,8 +88,11 @@ INSTITUTION_TAILS: Final = words(
 )
 #: words that open an institution's name ("Holy Cross", "Sacred Heart", "St. Agnes", "U Maryland")
 INSTITUTION_HEADS: Final = words("holy sacred st saint ste good mount mt u univ university")
+#: heads that are also ordinary words or units ("GOOD AMTS", "1 U PRBC"): they need a place word after them
+#: that is no common word, or a capitalised one in a cased note
+WEAK_HEADS: Final = words("good u st saint ste mount mt holy sacred")
 #: place cues before an abbreviated institution ("at GH", "from GBMC", "@ XYZ")
-ABBREVIATION_CUES: Final = words("at to from into by in via")
+ABBREVIATION_CUES: Final = words("at from into")
 #: hospital units and services written in capitals that are no place name
 UNITS: Final = words(
     "micu sicu csru ccu nicu picu tsicu cvicu pacu ed er or icu osh ccu msicu cticu ctsicu ncu ncicu rehab "
@@ -113,7 +121,7 @@ class ContextDetector(Detector):
         tokens = view.words
         if not tokens:
             return []
-        rules = _Rules(tokens, name_lists(), view.lang)
+        rules = _Rules(view.text, tokens, name_lists(), view.lang)
         spans = []
         for first, end, label, subtype, rule in rules.hits():
             start, stop = tokens[first].start, tokens[end - 1].end
@@ -126,7 +134,8 @@ class ContextDetector(Detector):
 class _Rules:
     """The rules over one note's words."""
 
-    def __init__(self, tokens: list[Token], lists: NameLists, lang: str) -> None:
+    def __init__(self, text: str, tokens: list[Token], lists: NameLists, lang: str) -> None:
+        self.text = text
         self.tokens = tokens
         self.lists = lists
         self.lang = lang
@@ -147,13 +156,37 @@ class _Rules:
         """Whether word i can be (part of) a person's name here."""
         token = self.tokens[i]
         key = token.key.removesuffix("'s")
-        if not token.text[0].isalpha() or key in FUNCTION_WORDS or key in ROLE_WORDS:
+        if not key.replace("'", "").replace("-", "").isalpha() or key in FUNCTION_WORDS or key in ROLE_WORDS:
             return False
         if len(key) == 1:
             return token.text.isupper() or token.dot or loose
         if not self.caps and token.shape == LOWER and not loose and self.common(i):
             return False
         return loose or not self.common(i)
+
+    def listed(self, i: int) -> bool:
+        """Whether word i is a listed first or last name."""
+        return self.lists.is_name(self.tokens[i].key.removesuffix("'s"))
+
+    def sentence_start(self, i: int) -> bool:
+        """Whether word i opens its line or a sentence."""
+        if i == 0 or self.tokens[i - 1].newline:
+            return True
+        previous = self.tokens[i - 1]
+        if (previous.gap == "." and len(previous.key) == 1) or previous.hyphen:
+            return False  # after an initial ("D. Phyl") or inside a hyphenated name ("Stord-Painter")
+        return previous.gap[-1:] in (".", ":", ";", "!", "?", "-", "*", "/", "(")
+
+    def strong(self, i: int) -> bool:
+        """A name word that looks like one: listed, long, or capitalised inside a sentence of a cased note."""
+        if not self.name_word(i):
+            return False
+        token = self.tokens[i]
+        if self.cased and token.shape == LOWER:
+            return False  # a note that capitalises names would have capitalised this one
+        if self.listed(i) or len(token.key) >= 5:
+            return True
+        return self.cased and token.shape != LOWER and not self.sentence_start(i)
 
     def name_from(self, i: int, *, loose: bool = False, limit: int = 3) -> int:
         """End (exclusive) of the name starting at word i: an initial and up to ``limit`` words."""
@@ -178,32 +211,53 @@ class _Rules:
         nxt = i + 1
         if nxt < len(self.tokens) and not token.newline:
             if key in TITLES and token.gap in ("", "."):
-                loose = key not in AMBIGUOUS_TITLES or token.dot
-                yield from self._name(
-                    nxt, "title", "clinician" if key in ("dr", "drs", "doctor") else None, loose
-                )
+                loose = key not in AMBIGUOUS_TITLES or (token.dot and token.shape != UPPER)
+                subtype = "clinician" if key in ("dr", "drs", "doctor") else None
+                yield from self._name(nxt, "title", subtype, loose)
             if key in SPEECH_AFTER and token.gap in ("", ":"):
-                follow = SPEECH_AFTER[key]
-                if "" in follow:
-                    yield from self._name(nxt, "speech", None, False)
-                elif self.tokens[nxt].key in follow and not self.tokens[nxt].newline:
-                    yield from self._name(nxt + 1, "speech", None, False)
-            if key in ROLES and token.gap in ("", ":", "-"):
+                yield from self._speech(i)
+            if key in ROLES and token.gap in ("", ":", "-") and self.strong(nxt):
                 yield from self._name(nxt, "role", "clinician", False)
-            if (
-                len(key) == 1
-                and token.dot
-                and token.text.isalpha()
-                and (i == 0 or len(self.tokens[i - 1].key) > 1)
-            ):
+            if self._is_initial(i):
                 yield from self._initial(i)
-            if key == "family" and i > 0:
+            if key == "family" and i > 0 and self.strong(i - 1):
                 yield from self._before(i, "family", "patient")
-        if key in CREDENTIALS and i > 0 and token.shape != LOWER:
+        if key in CREDENTIALS and i > 0 and token.text.isupper() and not self._pulmonary(i):
             yield from self._before(i, "credential", "clinician")
         if key in CONTACT_VERBS and i > 0:
             yield from self._subject(i)
         yield from self._places(i)
+
+    def _speech(self, i: int) -> Iterator[Hit]:
+        """A name after per / spoke with / reported to (no document: "per carevue")."""
+        follow = SPEECH_AFTER[self.tokens[i].key]
+        start = i + 1
+        if "" not in follow:
+            if self.tokens[start].key not in follow or self.tokens[start].newline:
+                return
+            start += 1
+        if start >= len(self.tokens) or self.tokens[start].key in DOCUMENTS:
+            return
+        first = start + 1 if len(self.tokens[start].key) == 1 and start + 1 < len(self.tokens) else start
+        if self.strong(first):
+            yield from self._name(start, "speech", None, False)
+
+    def _is_initial(self, i: int) -> bool:
+        """A lone letter with its period, after a space, that is no part of an acronym (H.O., I.S.)."""
+        token = self.tokens[i]
+        if len(token.key) != 1 or not token.dot or not token.text.isalpha() or self.sentence_start(i):
+            return False
+        before = self.text[token.start - 1 : token.start] if token.start else " "
+        if not before.isspace() and before != "(":
+            return False
+        return i + 1 < len(self.tokens) and len(self.tokens[i + 1].key) > 1
+
+    def _pulmonary(self, i: int) -> bool:
+        """ "PA line", "PA 54/18": the pulmonary artery, not a physician assistant."""
+        if self.tokens[i].key != "pa" or i + 1 >= len(self.tokens) or self.tokens[i].newline:
+            return False
+        nxt = self.tokens[i + 1]
+        return nxt.key in PA_NOUNS or nxt.text[0].isdigit()
 
     def _name(self, start: int, rule: str, subtype: str | None, loose: bool) -> Iterator[Hit]:
         if start >= len(self.tokens):
@@ -223,6 +277,8 @@ class _Rules:
         nxt = i + 1
         if self.tokens[nxt].key in SPECIES or (self.cased and self.tokens[nxt].shape == LOWER):
             return
+        if not self.strong(nxt) and not self.listed(nxt):
+            return
         end = self.name_from(i)
         if end > nxt:
             yield (i, end, Label.NAME, None, "initial")
@@ -238,8 +294,11 @@ class _Rules:
             yield (start, i, Label.NAME, subtype, rule)
 
     def _named(self, i: int) -> bool:
-        """A name word, or in a cased note a capitalised word ("Painter MD", "Chang PA")."""
-        capitalised = self.cased and self.tokens[i].shape != LOWER and len(self.tokens[i].key) > 1
+        """A name word, or a capitalised word inside a sentence of a cased note ("Stord-Painter MD")."""
+        token = self.tokens[i]
+        capitalised = (
+            self.cased and token.shape != LOWER and len(token.key) > 1 and not self.sentence_start(i)
+        )
         return self.name_word(i, loose=capitalised)
 
     def _subject(self, verb: int) -> Iterator[Hit]:
@@ -291,21 +350,30 @@ class _Rules:
             stop += 1
             if not self.joined(stop - 1):
                 break
-        saint_like = token.key in ("st", "saint", "ste", "good", "mount", "mt")
-        if stop > end and (not saint_like or self.tokens[end].text[0].isupper()):
-            yield (i, stop, Label.LOCATION, "hospital", "institution")
+        if stop == end:
+            return
+        first = self.tokens[end]
+        capitalised = self.cased and first.shape == TITLE and token.shape != LOWER
+        if token.key in WEAK_HEADS and not (capitalised or (self.listed(end) and not self.common(end))):
+            return  # "GOOD AMTS", "1 U PRBC", "St A." (but "Good Samaritan", "St. Agnes", "U Maryland")
+        yield (i, stop, Label.LOCATION, "hospital", "institution")
 
     def _abbreviation(self, i: int) -> Iterator[Hit]:
         """Two to four capitals after a place cue that are no common abbreviation: "at GH"."""
         token = self.tokens[i]
         shaped = token.shape == UPPER and 2 <= len(token.text) <= 4 and token.text.isalpha()
+        if not self.cased:
+            return  # in a note written in capitals, every word is
+        after = self.text[token.end : token.end + 2].lstrip()
+        if after[:1].isdigit() or after[:1] == ":":
+            return
         if shaped and token.key not in UNITS and token.key not in FUNCTION_WORDS and not self.common(i):
             yield (i, i + 1, Label.LOCATION, "hospital", "abbreviation")
 
     def _place_word(self, i: int) -> bool:
         """A word of an institution's name: capitalised in a cased note, else no common word."""
         token = self.tokens[i]
-        if not token.text[0].isalpha() or token.key in FUNCTION_WORDS or token.key in ROLE_WORDS:
+        if not token.key.isalpha() or token.key in FUNCTION_WORDS or token.key in ROLE_WORDS:
             return False
         if token.key in UNITS or token.key in INSTITUTION_TAILS:
             return False
