@@ -18,8 +18,9 @@ from anonymed.detect.tagger.decode import (
     propagate,
     spans_of,
 )
+from anonymed.detect.tagger.family import Tagger, load_tagger
 from anonymed.detect.tagger.features import TaggerToken
-from anonymed.detect.tagger.model import OUTSIDE, TaggerModel
+from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tagger.prune import prune_names
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
@@ -83,9 +84,9 @@ def shipped_model_path(lang: str) -> Path:
 
 
 @lru_cache(maxsize=8)
-def load_model(folder: str) -> TaggerModel:
-    """The model in ``folder``, loaded once per process and shared."""
-    return TaggerModel.load(Path(folder))
+def load_model(folder: str) -> Tagger:
+    """The model in ``folder`` (CRF, CNN or ensemble), loaded once per process and shared."""
+    return load_tagger(Path(folder))
 
 
 class TaggerDetector(Detector):
@@ -97,7 +98,7 @@ class TaggerDetector(Detector):
     def __init__(self, params: TaggerParams | None = None) -> None:
         self.params = params if params is not None else TaggerParams()
 
-    def model_for(self, lang: str) -> TaggerModel:
+    def model_for(self, lang: str) -> Tagger:
         """The model used for notes in ``lang``."""
         folder = self.params.model or str(shipped_model_path(lang))
         return load_model(folder)
