@@ -31,8 +31,9 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ("KEEP ROMERO FAMILY AWARE OF PLAN", ("ROMERO", "NAME", "family")),
         ("social: bob visited during the evening", ("bob", "NAME", "subject")),
         ("GIVEN. BEA TURA AWARE MGSO4 GIVEN.", ("BEA TURA", "NAME", "subject")),
-        ("Seen by Baltimore Rehab for screening", ("Baltimore Rehab", "LOCATION", "institution")),
-        ("TAKEN TO LAUREL REGIONAL WHERE CK'S ROSE", ("LAUREL REGIONAL", "LOCATION", "institution")),
+        ("Seen by Baltimore Rehab for screening", ("Baltimore", "LOCATION", "institution")),  # the name only
+        ("TAKEN TO LAUREL REGIONAL WHERE CK'S ROSE", ("LAUREL", "LOCATION", "institution")),
+        ("sent to Keeley House after a fall", ("Keeley", "LOCATION", "institution")),
         ("transplant at Holy Cross. This friend", ("Holy Cross", "LOCATION", "institution")),
         ("per U Maryland scale", ("U Maryland", "LOCATION", "institution")),
         ("Pt sent to ED at GH for a CT.", ("GH", "LOCATION", "abbreviation")),
@@ -58,6 +59,9 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "as per Carevue. Lung sounds coarse",  # a documentation system
         "call H.O. Cont to monitor",  # an acronym, not an initial
         "tolerating GOOD AMTS OF PO",
+        "Written for Regular House Diet",  # a common word before a generic institution word
+        "HE IS NOT HER LEGAL HEALTH CARE PROXY",
+        "CV: Hr 90-110's ST. Stable Bp off neo",  # sinus tachycardia, then a new sentence
     ],
 )
 def test_no_context_hit_without_a_name_word(text: str) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 from tagger_corpus import tiny_corpus, tiny_lexicons
 
 from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
@@ -16,10 +17,7 @@ from anonymed.detect.tagger.neural import NeuralTagger
 from anonymed.detect.view import NoteView
 from anonymed.document import Document
 from anonymed.labels import Label
-
-torch = pytest.importorskip("torch")  # the neural extra; CI installs it
-
-from anonymed.train.neural import NeuralParams, _network, train_neural  # noqa: E402
+from anonymed.train.neural import NeuralParams, _network, train_neural
 
 PARAMS = NeuralParams(hidden=16, char_dim=4, char_filters=8, dilations=(1, 2), epochs=25, batch=8, window=64)
 

@@ -27,7 +27,7 @@ from typing import ClassVar, Final
 from anonymed.detect.base import Detector, DetectorParams
 from anonymed.detect.lexicons.context import FUNCTION_WORDS, words
 from anonymed.detect.lexicons.resources import NameLists, name_lists
-from anonymed.detect.lexicons.tokens import LOWER, TITLE, UPPER, Token, upper_ratio
+from anonymed.detect.lexicons.tokens import LOWER, UPPER, Token, upper_ratio
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label
@@ -86,11 +86,16 @@ INSTITUTION_TAILS: Final = words(
     "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
     "centre ctr health healthcare institute infirmary hospice va"
 )
+#: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before
+#: them must be no common words
+GENERIC_TAILS: Final = words("house center centre ctr health healthcare institute manor campus")
 #: words that open an institution's name ("Holy Cross", "Sacred Heart", "St. Agnes", "U Maryland")
 INSTITUTION_HEADS: Final = words("holy sacred st saint ste good mount mt u univ university")
 #: heads that are also ordinary words or units ("GOOD AMTS", "1 U PRBC"): they need a place word after them
 #: that is no common word, or a capitalised one in a cased note
 WEAK_HEADS: Final = words("good u st saint ste mount mt holy sacred")
+#: saints open a hospital's name only before a given name ("St. Agnes", "Saint Joseph")
+SAINTS: Final = words("st saint ste")
 #: place cues before an abbreviated institution ("at GH", "from GBMC", "@ XYZ")
 ABBREVIATION_CUES: Final = words("at from into")
 #: hospital units and services written in capitals that are no place name
@@ -330,12 +335,20 @@ class _Rules:
             yield from self._abbreviation(i + 1)
 
     def _institution_tail(self, i: int) -> Iterator[Hit]:
-        """Up to three name words before an institution word: "Baltimore Rehab", "Grieco House"."""
+        """Up to three name words before an institution word: "Baltimore Rehab", "Grieco House". The span
+        holds the name words only: the institution word itself names nothing ("CALVERT HOSPITAL" is marked
+        "CALVERT" in annotated corpora), and a common noun must not spread to other mentions."""
+        key = self.tokens[i].key
+        if key in ("health", "healthcare") and i + 1 < len(self.tokens) and self.tokens[i + 1].key == "care":
+            return
+        generic = key in GENERIC_TAILS
         start = i
         while start > 0 and i - start < 3 and self.joined(start - 1) and self._place_word(start - 1):
+            if generic and self.common(start - 1):
+                break
             start -= 1
         if start < i:
-            yield (start, i + 1, Label.LOCATION, "hospital", "institution")
+            yield (start, i, Label.LOCATION, "hospital", "institution")
 
     def _institution_head(self, i: int) -> Iterator[Hit]:
         """Up to three name words after an institution prefix: "Holy Cross", "U Maryland", "St. Agnes"."""
@@ -353,9 +366,13 @@ class _Rules:
         if stop == end:
             return
         first = self.tokens[end]
-        capitalised = self.cased and first.shape == TITLE and token.shape != LOWER
+        capitalised = (
+            self.cased and first.text[:1].isupper() and first.text[1:].islower() and token.shape != LOWER
+        )
+        if token.key in SAINTS and not (self.listed(end) and not self.common(end)):
+            return  # "SR TO ST. HIGH", "ST. Stable" (but "St. Agnes", "Saint Joseph")
         if token.key in WEAK_HEADS and not (capitalised or (self.listed(end) and not self.common(end))):
-            return  # "GOOD AMTS", "1 U PRBC", "St A." (but "Good Samaritan", "St. Agnes", "U Maryland")
+            return  # "GOOD AMTS", "1 U PRBC" (but "Good Samaritan", "U Maryland")
         yield (i, stop, Label.LOCATION, "hospital", "institution")
 
     def _abbreviation(self, i: int) -> Iterator[Hit]:
@@ -377,4 +394,6 @@ class _Rules:
             return False
         if token.key in UNITS or token.key in INSTITUTION_TAILS:
             return False
-        return (self.cased and token.shape != LOWER) or not self.common(i)
+        if self.cased:
+            return token.text[0].isupper() and (token.text[1:].islower() or token.shape == UPPER)
+        return not self.common(i) and (len(token.key) >= 5 or self.listed(i))

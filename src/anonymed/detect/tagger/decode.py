@@ -47,17 +47,40 @@ def propagate(
     labels: list[str],
     label: str,
     above: float,
+    extra: set[str] | frozenset[str] = frozenset(),
 ) -> None:
-    """Tag ``label`` on the untagged mentions of words tagged ``label`` with probability above ``above``."""
+    """Tag ``label`` on the untagged mentions of words tagged ``label`` with probability above ``above``
+    (and of the folded words of ``extra``), whatever their case ("SMITH", "Smith", "smith's")."""
     sure = {
         fold(t.text)
         for t, p in zip(tokens, marginals, strict=True)
         if len(t.text) > 2 and p.get(label, 0.0) > above
-    }
+    } | set(extra)
     if sure:
         for index, token in enumerate(tokens):
             if labels[index] == OUTSIDE and fold(token.text) in sure:
                 labels[index] = label
+
+
+def trust_hints(
+    tokens: Sequence[TaggerToken], hints: Sequence[Span], labels: list[str], sources: frozenset[str]
+) -> dict[str, set[str]]:
+    """Tag the tokens of the hints from ``sources`` with their label; per label, their folded words (three
+    letters or more) for propagation to the note's other mentions."""
+    words: dict[str, set[str]] = {}
+    starts = [token.start for token in tokens]
+    for hint in hints:
+        if hint.source.split("+")[0] not in sources:
+            continue
+        label = hint.label.value
+        index = bisect_left(starts, hint.start)
+        while index < len(tokens) and tokens[index].end <= hint.end:
+            if labels[index] == OUTSIDE:
+                labels[index] = label
+            if len(tokens[index].text) > 2:
+                words.setdefault(label, set()).add(fold(tokens[index].text))
+            index += 1
+    return words
 
 
 def anchor_tokens(tokens: Sequence[TaggerToken], hints: Sequence[Span], labels: list[str]) -> list[int]:

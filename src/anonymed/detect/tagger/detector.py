@@ -17,6 +17,7 @@ from anonymed.detect.tagger.decode import (
     extend_initials,
     propagate,
     spans_of,
+    trust_hints,
 )
 from anonymed.detect.tagger.family import Tagger, load_tagger
 from anonymed.detect.tagger.features import TaggerToken
@@ -29,13 +30,35 @@ from anonymed.errors import ConfigError, ResourceError
 #: the shipped model folder of each language, under ``anonymed/resources/models/``
 SHIPPED_MODELS: Final = {"en": "tagger-en", "fr": "tagger-fr"}
 
-#: per language, the labels propagated to other mentions, whether initials join names and whether the
-#: English precision rules of ``prune`` apply, by default (chosen by patient-level cross-validation;
-#: French "M. Dupont" is Monsieur, not an initial)
-DECODE_DEFAULTS: Final[dict[str, tuple[tuple[str, ...], bool, bool]]] = {
-    "en": (("NAME", "LOCATION"), True, True)
+
+@dataclass(frozen=True)
+class LanguageDecoding:
+    """How a language's notes are decoded by default (each field has a ``TaggerParams`` override)."""
+
+    propagate_labels: tuple[str, ...] = ("NAME",)
+    initials: bool = False
+    prune: bool = False
+    #: hint sources whose spans count as found (tagged, and propagated to the note's other mentions)
+    trusted_hints: tuple[str, ...] = ()
+
+
+#: per language (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial,
+#: and the context rules and precision rules are English)
+DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
+    "en": LanguageDecoding(
+        ("NAME", "LOCATION"),
+        initials=True,
+        prune=True,
+        trusted_hints=(
+            "contexts.title",
+            "contexts.credential",
+            "contexts.initial",
+            "contexts.subject",
+            "contexts.institution",
+        ),
+    )
 }
-_NEUTRAL: Final[tuple[tuple[str, ...], bool, bool]] = (("NAME",), False, False)
+_NEUTRAL: Final = LanguageDecoding()
 
 
 @dataclass(frozen=True)
@@ -48,8 +71,10 @@ class TaggerParams:
     probability above ``propagate_above`` elsewhere in the same note, and likewise for the other labels of
     ``propagate_labels``. ``initials`` also tags a lone letter followed by a period and a tagged name ("J.
     Smith"). ``prune`` applies the precision rules of ``tagger.prune`` (role words, eponyms, doses, edge
-    words). All three default (None) to the note language's ``DECODE_DEFAULTS``. ``model`` is a model folder
-    written by ``anonymed train recognizer``; by default the shipped model of the note's language.
+    words). ``trusted_hints`` names hint sources (context rules) whose names are taken as found: tagged,
+    and propagated like the model's own. All four default (None) to the note language's
+    ``DECODE_DEFAULTS``. ``model`` is a model folder written by ``anonymed train recognizer``; by default
+    the shipped model of the note's language.
     """
 
     threshold: float = 0.8
@@ -60,6 +85,7 @@ class TaggerParams:
     propagate_labels: tuple[str, ...] | None = None
     initials: bool | None = None
     prune: bool | None = None
+    trusted_hints: tuple[str, ...] | None = None
     model: str | None = None
 
     def __post_init__(self) -> None:
@@ -128,7 +154,7 @@ class TaggerDetector(Detector):
         initials). ``hints`` are the spans of the rule detectors: a confident format (``anchors``) gives
         its label to the tagged tokens inside it, and no tagged span crosses its edges.
         """
-        labels = self._decide(text, tokens, marginals, lang)
+        labels = self._decide(text, tokens, marginals, lang, hints)
         groups = anchor_tokens(tokens, hints, labels)
         return spans_of(text, tokens, marginals, labels, groups)
 
@@ -138,15 +164,22 @@ class TaggerDetector(Detector):
         tokens: Sequence[TaggerToken],
         marginals: Sequence[dict[str, float]],
         lang: str | None,
+        hints: Sequence[Span],
     ) -> list[str]:
         params = self.params
-        default_labels, default_initials, default_prune = DECODE_DEFAULTS.get(lang or "", _NEUTRAL)
+        defaults = DECODE_DEFAULTS.get(lang or "", _NEUTRAL)
         labels = [best_label(p) if p[OUTSIDE] < params.cutoff else OUTSIDE for p in marginals]
+        trusted = params.trusted_hints if params.trusted_hints is not None else defaults.trusted_hints
+        found = trust_hints(tokens, hints, labels, frozenset(trusted)) if trusted else {}
         if params.propagate:
-            for label in params.propagate_labels if params.propagate_labels is not None else default_labels:
-                propagate(tokens, marginals, labels, label, params.propagate_above)
-        if params.initials if params.initials is not None else default_initials:
+            propagated = (
+                params.propagate_labels if params.propagate_labels is not None else defaults.propagate_labels
+            )
+            for label in propagated:
+                extra = found.get(label, set())
+                propagate(tokens, marginals, labels, label, params.propagate_above, extra)
+        if params.initials if params.initials is not None else defaults.initials:
             extend_initials(tokens, labels)
-        if params.prune if params.prune is not None else default_prune:
+        if params.prune if params.prune is not None else defaults.prune:
             prune_names(text, tokens, labels)
         return labels
