@@ -152,7 +152,7 @@ def email_ok(address: str) -> bool:
 
 
 def _addresses(scan: Scan) -> Iterator[Span]:
-    for match in _EMAIL.finditer(scan.text):
+    for match in _EMAIL.finditer(scan.text) if "@" in scan.text else ():
         if email_ok(match.group(0)):
             yield scan.span(match.start(), match.end(), Label.CONTACT, "email", 0.95)
     for match in _URL.finditer(scan.text):
@@ -168,7 +168,7 @@ def _ips(scan: Scan) -> Iterator[Span]:
     for match in _IPV4.finditer(scan.text):
         if all(int(part) <= 255 for part in match.group(0).split(".")):
             yield scan.span(match.start(), match.end(), Label.LOCATION, "ip", 0.95)
-    for match in _IPV6.finditer(scan.text):
+    for match in _IPV6.finditer(scan.text) if "::" in scan.text or scan.text.count(":") > 2 else ():
         candidate = match.group(0)
         groups = [g for g in candidate.split("/")[0].split(":") if g]
         enough = len(groups) >= 3 or ("::" in candidate and len(groups) == 2)

@@ -173,11 +173,18 @@ def _bare_names(scan: Scan) -> Iterator[Span]:
     for match in _BARE.finditer(scan.text):
         if _bare_ok(scan, match):
             yield scan.span(match.start(), match.end(), Label.DATE, None, 0.5)
+    yield from _ordinals(scan)
+
+
+def _ordinals(scan: Scan) -> Iterator[Span]:
     for match in _ORDINAL.finditer(scan.text):
         yield scan.span(match.start(), match.end(), Label.DATE, None, 0.6)
 
 
 def find_text_dates(scan: Scan) -> Iterator[Span]:
-    """Dates and date parts written with month or weekday names."""
-    yield from _named_dates(scan)
-    yield from _bare_names(scan)
+    """Dates and date parts written with month or weekday names (most notes have none: one scan then)."""
+    if _BARE.search(scan.text) is not None:
+        yield from _named_dates(scan)
+        yield from _bare_names(scan)
+    else:
+        yield from _ordinals(scan)
