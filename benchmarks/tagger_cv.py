@@ -30,7 +30,7 @@ from anonymed.detect.tagger.clusters import WordClusters
 from anonymed.detect.tagger.detector import TaggerParams
 from anonymed.detect.tagger.family import write_ensemble
 from anonymed.detect.tagger.features import FeatureLexicons
-from anonymed.detect.tagger.model import TrainingParams
+from anonymed.detect.tagger.model import DEFAULT_HINTS, TrainingParams
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
@@ -94,6 +94,7 @@ def _recipe(args: argparse.Namespace) -> RecognizerRecipe:
         training=TrainingParams(max_iterations=args.iterations),
         clusters=None if args.clusters is None else tuple(k for k in args.clusters if k > 0),
         triggers=None if args.triggers is None else args.triggers == "on",
+        hints=DEFAULT_HINTS if args.hints is None else tuple(h for h in DEFAULT_HINTS if h[0] in args.hints),
     )
 
 
@@ -208,6 +209,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=None, help="training data root (default: shipped)")
     parser.add_argument("--models", type=Path, default=None, help="keep and reuse fold models here")
     parser.add_argument("--family", choices=("crf", "cnn", "ensemble"), default="crf")
+    parser.add_argument(
+        "--hints", nargs="*", default=None, choices=[name for name, _ in DEFAULT_HINTS], help="default: all"
+    )
     parser.add_argument(
         "--extra", nargs="*", default=["lexicons"], choices=("lexicons", "contexts"), help="added to default"
     )

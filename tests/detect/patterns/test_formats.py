@@ -154,3 +154,17 @@ def test_numbers_that_are_not_dates(text: str) -> None:
 def test_every_recognizer_is_declared_as_data() -> None:
     assert all(isinstance(r, Recognizer) and r.pattern.pattern for r in RECOGNIZERS)
     assert len({r.name for r in RECOGNIZERS}) == len(RECOGNIZERS)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "is_date"),
+    [
+        ("settings of 15/5 tolerated", "en", False),  # English notes write month/day
+        ("secured at 21/2 at the lip", "en", False),
+        ("seen on 13/10 in clinic", "en", True),  # a date word before it
+        ("vu le 13/10 en consultation", "fr", True),  # French notes write day/month
+        ("drain placed 7/22", "en", True),
+    ],
+)
+def test_english_short_dates_are_month_first(text: str, lang: str, is_date: bool) -> None:
+    assert any(label.startswith("DATE") for label, _ in spans(text, lang).values()) is is_date

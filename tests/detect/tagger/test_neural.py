@@ -89,5 +89,7 @@ def test_an_ensemble_averages_its_members(cnn: NeuralTagger, tmp_path: Path) -> 
     _, first = load_tagger(crf_folder).marginals(doc)
     _, second = load_tagger(cnn_folder).marginals(doc)
     for row, a, b in zip(mixed, first, second, strict=True):
-        assert row["NAME"] == pytest.approx(0.25 * a["NAME"] + 0.75 * b["NAME"], abs=1e-6)
-        assert sum(row.values()) == pytest.approx(1.0, abs=1e-4)
+        # the CRF leaves out the other labels of tokens it is sure are outside (P(O) >= 0.999)
+        assert row["NAME"] == pytest.approx(0.25 * a.get("NAME", 0.0) + 0.75 * b["NAME"], abs=1e-6)
+        assert row["O"] == pytest.approx(0.25 * a["O"] + 0.75 * b["O"], abs=1e-6)
+        assert sum(row.values()) == pytest.approx(1.0, abs=1e-3)

@@ -134,6 +134,8 @@ def _short_dates(scan: Scan) -> Iterator[Span]:
         if _is_ratio(scan, match.start(), match.end(), first, second, len(match.group(2))):
             continue
         cued = any_in(scan.words_before(match.start(), 1, 20), _DATE_BEFORE)
+        if scan.lang == "en" and first > 12 and not cued:
+            continue  # English notes write month/day: 13/10 and 21/2 are settings and lengths
         score = 0.85 if cued else (0.6 if month_year else 0.7)
         yield scan.span(match.start(), match.end(), Label.DATE, None, score)
 

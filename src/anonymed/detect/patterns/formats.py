@@ -65,6 +65,14 @@ MAC: Final = re.compile(
 #: an SSN written in any grouping (3-6, 3-2-4, 9 digits) after its name: "my ssn is 078-051121"
 CUED_SSN: Final = re.compile(r"(?<![\w-])\d{3}[- ]?\d{2,3}[- ]?\d{3,4}(?![\w-])")
 
+#: preconditions, searched once per note: nine digits in a row (separators allowed) for the numbers, a
+#: date with its time for timestamps, letters and digits in the places each format puts them
+NINE_DIGITS: Final = re.compile(r"\d(?:[ -]?\d){8}")
+DATE_TIME: Final = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d|\d{8}T\d")
+LETTERS_DIGITS: Final = re.compile(r"[A-Z]{2} ?\d{2}")
+LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
+HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.")
+
 _CARD_WORDS: Final = ("card", "credit", "debit", "visa", "mastercard", "amex", "american express", "cc")
 _BANK_WORDS: Final = ("iban", "bank", "account", "acct", "rib", "bic", "swift", "transfer", "virement")
 
@@ -85,7 +93,7 @@ def _spaced(text: str) -> bool:
 
 
 RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
-    Recognizer("iso_timestamp", ISO_TIMESTAMP, Label.DATE, None, 0.97),
+    Recognizer("iso_timestamp", ISO_TIMESTAMP, Label.DATE, None, 0.97, requires=DATE_TIME),
     Recognizer(
         "card",
         CARD,
@@ -96,8 +104,18 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         context_score=VALID,
         validator=card_ok,
         invalid_score=0.85,
+        requires=NINE_DIGITS,
     ),
-    Recognizer("card_shape", CARD_GROUPED, Label.ID, "account", 0.7, context=_CARD_WORDS, context_score=0.85),
+    Recognizer(
+        "card_shape",
+        CARD_GROUPED,
+        Label.ID,
+        "account",
+        0.7,
+        context=_CARD_WORDS,
+        context_score=0.85,
+        requires=NINE_DIGITS,
+    ),
     Recognizer(
         "iban",
         IBAN,
@@ -108,6 +126,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         context_score=VALID,
         validator=iban_ok,
         invalid_score=0.85,
+        requires=LETTERS_DIGITS,
     ),
     Recognizer(
         "itin",
@@ -118,6 +137,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         context=("itin", "taxpayer", "tin", "tax id"),
         context_score=0.98,
         group=0,
+        requires=NINE_DIGITS,
     ),
     Recognizer(
         "npi",
@@ -130,6 +150,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         validator=npi_ok,
         invalid_score=0.9,
         needs_context=True,
+        requires=NINE_DIGITS,
     ),
     Recognizer(
         "aba",
@@ -143,6 +164,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         invalid_score=0.85,
         needs_context=True,
         languages=frozenset({"en"}),
+        requires=NINE_DIGITS,
     ),
     Recognizer(
         "mbi",
@@ -152,6 +174,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         0.9,
         context=("mbi", "medicare", "beneficiary", "hicn"),
         context_score=0.98,
+        requires=LETTER_DIGIT,
     ),
     Recognizer(
         "nhs",
@@ -163,6 +186,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         context_score=VALID,
         validator=nhs_ok,
         invalid_score=0.96,
+        requires=NINE_DIGITS,
     ),
     Recognizer(
         "nino",
@@ -172,6 +196,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         0.85,
         context=("ni", "nino", "nin", "national insurance", "insurance number"),
         context_score=0.98,
+        requires=LETTERS_DIGITS,
     ),
     Recognizer(
         "uk_postcode",
@@ -183,6 +208,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         context_score=0.9,
         validator=_spaced,
         invalid_score=0.85,
+        requires=LETTER_DIGIT,
     ),
     Recognizer(
         "mac",
@@ -192,6 +218,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         0.85,
         context=("mac", "hardware address", "ethernet", "wifi", "wi-fi", "bluetooth", "device"),
         context_score=0.97,
+        requires=HEX_PAIRS,
     ),
     Recognizer(
         "cued_ssn",
@@ -205,6 +232,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         invalid_subtype="other",
         needs_context=True,
         languages=frozenset({"en"}),
+        requires=NINE_DIGITS,
     ),
 )
 

@@ -48,14 +48,46 @@ SIGNATURE_CAPS: Final = re.compile(
     r" ?, ?" + _CREDENTIAL + r"[ \t.]*$"
 )
 
+#: preconditions, searched once per note: a comma before a credential; a capital slash lower-case pair
+CREDENTIAL_AFTER_COMMA: Final = re.compile(r", ?(?:" + _CREDENTIAL + "|" + _DOTTED + ")")
+SLASHED_INITIALS: Final = re.compile(r"[A-Z]{2}/[a-z]{2}")
+
 RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
     Recognizer("name_header", HEADER, Label.NAME, "patient", 0.95, group="name", languages=frozenset({"en"})),
     Recognizer("number_header", HEADER, Label.ID, "mrn", 0.9, group="number", languages=frozenset({"en"})),
-    Recognizer("dictation_author", DICTATION, Label.NAME, "clinician", 0.85, group="author"),
-    Recognizer("dictation_typist", DICTATION, Label.NAME, None, 0.85, group="typist"),
-    Recognizer("signature", SIGNATURE, Label.NAME, "clinician", 0.92, group="name"),
-    Recognizer("signature_dotted", SIGNATURE_DOTTED, Label.NAME, "clinician", 0.92, group="name"),
-    Recognizer("signature_caps", SIGNATURE_CAPS, Label.NAME, "clinician", 0.9, group="name"),
+    Recognizer(
+        "dictation_author",
+        DICTATION,
+        Label.NAME,
+        "clinician",
+        0.85,
+        group="author",
+        requires=SLASHED_INITIALS,
+    ),
+    Recognizer(
+        "dictation_typist", DICTATION, Label.NAME, None, 0.85, group="typist", requires=SLASHED_INITIALS
+    ),
+    Recognizer(
+        "signature", SIGNATURE, Label.NAME, "clinician", 0.92, group="name", requires=CREDENTIAL_AFTER_COMMA
+    ),
+    Recognizer(
+        "signature_dotted",
+        SIGNATURE_DOTTED,
+        Label.NAME,
+        "clinician",
+        0.92,
+        group="name",
+        requires=CREDENTIAL_AFTER_COMMA,
+    ),
+    Recognizer(
+        "signature_caps",
+        SIGNATURE_CAPS,
+        Label.NAME,
+        "clinician",
+        0.9,
+        group="name",
+        requires=CREDENTIAL_AFTER_COMMA,
+    ),
 )
 
 PATTERNS: Final = (HEADER, DICTATION, SIGNATURE, SIGNATURE_DOTTED, SIGNATURE_CAPS)

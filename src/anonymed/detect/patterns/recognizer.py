@@ -47,6 +47,9 @@ class Recognizer:
     group: int | str = 0
     languages: frozenset[str] = frozenset({"en", "fr"})
     window: int = 40
+    #: a cheap pattern the note must hold for this format to be looked for (shared by several formats,
+    #: searched once per note)
+    requires: re.Pattern[str] | None = None
     _cue: re.Pattern[str] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
@@ -83,6 +86,14 @@ class Recognizer:
 
 
 def find_declared(recognizers: Iterable[Recognizer], scan: Scan) -> Iterator[Span]:
-    """The spans of every declared recognizer."""
+    """The spans of every declared recognizer whose precondition the note meets."""
+    met: dict[int, bool] = {}
     for recognizer in recognizers:
+        required = recognizer.requires
+        if required is not None:
+            found = met.get(id(required))
+            if found is None:
+                found = met[id(required)] = required.search(scan.text) is not None
+            if not found:
+                continue
         yield from recognizer.find(scan)

@@ -21,7 +21,7 @@ from anonymed.detect.tagger.decode import (
 )
 from anonymed.detect.tagger.family import Tagger, load_tagger
 from anonymed.detect.tagger.features import TaggerToken
-from anonymed.detect.tagger.model import OUTSIDE
+from anonymed.detect.tagger.model import OUTSIDE, SURE_OUTSIDE
 from anonymed.detect.tagger.prune import prune_names
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
@@ -89,10 +89,14 @@ class TaggerParams:
     model: str | None = None
 
     def __post_init__(self) -> None:
-        for name in ("threshold", "high_recall_threshold", "propagate_above"):
+        for name, top in (
+            ("threshold", SURE_OUTSIDE),
+            ("high_recall_threshold", SURE_OUTSIDE),
+            ("propagate_above", 1.0),
+        ):
             value = getattr(self, name)
-            if not 0.0 < value <= 1.0:
-                raise ConfigError(f"tagger option {name} must be in (0, 1], got {value!r}")
+            if not 0.0 < value <= top:
+                raise ConfigError(f"tagger option {name} must be in (0, {top}], got {value!r}")
 
     @property
     def cutoff(self) -> float:

@@ -17,6 +17,8 @@ from anonymed.document import Document, Span
 from anonymed.errors import ResourceError
 
 OUTSIDE: Final = "O"
+#: above this P(O) a token is outside any PHI for every threshold allowed: its other labels are not computed
+SURE_OUTSIDE: Final = 0.999
 MODEL_FILE: Final = "model.crfsuite"
 LEXICON_FILE: Final = "lexicons.json.gz"
 META_FILE: Final = "meta.json"
@@ -106,8 +108,17 @@ class TaggerModel:
         rows = self.featurizer.featurize(tokens, self.hints(view))
         tagger = self._tagger
         tagger.set(rows)
-        labels = self.labels
-        return tokens, [{label: tagger.marginal(label, t) for label in labels} for t in range(len(tokens))]
+        marginal = tagger.marginal
+        others = [label for label in self.labels if label != OUTSIDE]
+        result: list[dict[str, float]] = []
+        for t in range(len(tokens)):
+            outside = marginal(OUTSIDE, t)
+            row = {OUTSIDE: outside}
+            if outside < SURE_OUTSIDE:  # the other labels matter only where a token may be tagged
+                for label in others:
+                    row[label] = marginal(label, t)
+            result.append(row)
+        return tokens, result
 
     @classmethod
     def load(cls, folder: Path) -> TaggerModel:
