@@ -51,10 +51,11 @@ def propagate(
 ) -> None:
     """Tag ``label`` on the untagged mentions of words tagged ``label`` with probability above ``above``
     (and of the folded words of ``extra``), whatever their case ("SMITH", "Smith", "smith's")."""
+    unsure = 1.0 - above  # a label above ``above`` leaves P(O) below 1 - above: most tokens skip at once
     sure = {
         fold(t.text)
         for t, p in zip(tokens, marginals, strict=True)
-        if len(t.text) > 2 and p.get(label, 0.0) > above
+        if p[OUTSIDE] < unsure and len(t.text) > 2 and p.get(label, 0.0) > above
     } | set(extra)
     if sure:
         for index, token in enumerate(tokens):

@@ -177,22 +177,27 @@ class Featurizer:
         return rows
 
 
+_PADS: Final = {offset: f"{offset}:pad" for offset in _OFFSETS}
+
+
 def _add_context(
     row: list[str], words: Sequence[WordFeatures], tokens: Sequence[TaggerToken], i: int
 ) -> None:
     size = len(tokens)
+    append, extend = row.append, row.extend
     for offset in _OFFSETS:
         j = i + offset
-        if not 0 <= j < size:
-            row.append(f"{offset}:pad")
-            continue
-        row.extend(words[j].around[offset])
-        if abs(offset) == 1:
-            row.append(f"{offset}:gap<{tokens[j].before}")
+        if 0 <= j < size:
+            extend(words[j].around[offset])
+            if offset == 1 or offset == -1:
+                append(f"{offset}:gap<{tokens[j].before}")
+        else:
+            append(_PADS[offset])
+    word = words[i].own[0]
     if i > 0:
-        row.append(f"bigram<{words[i - 1].own[0]}|{words[i].own[0]}")
+        append(f"bigram<{words[i - 1].own[0]}|{word}")
     if i + 1 < size:
-        row.append(f"bigram>{words[i].own[0]}|{words[i + 1].own[0]}")
+        append(f"bigram>{word}|{words[i + 1].own[0]}")
 
 
 def hint_marks(tokens: Sequence[TaggerToken], hints: Sequence[Span]) -> dict[int, list[str]]:
