@@ -10,6 +10,7 @@ from anonymed.config import PipelineConfig
 from anonymed.detect.base import Detector
 from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import build_detector, detector_class
+from anonymed.detect.view import NoteView
 from anonymed.document import Document
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource, check_random_state
@@ -66,7 +67,8 @@ class Pipeline:
         lang_doc = (
             doc if "lang" in doc.metadata else doc.evolve(metadata={**doc.metadata, "lang": self.config.lang})
         )
-        found = [span for detector in self.detectors_ for span in detector.detect(lang_doc)]
+        view = NoteView(lang_doc)  # tokens once per document; detectors reuse each other's spans
+        found = [span for detector in self.detectors_ for span in view.spans_of(detector)]
         return lang_doc.with_spans(merge_spans(doc.text, found))
 
     def substitute(self, doc: Document) -> Document:

@@ -16,6 +16,7 @@ DETECTORS: Final[Mapping[str, str]] = MappingProxyType(
     {
         "patterns": "anonymed.detect.patterns.detector:PatternDetector",
         "lexicons": "anonymed.detect.lexicons.detector:LexiconDetector",
+        "contexts": "anonymed.detect.lexicons.contexts:ContextDetector",
         "tagger": "anonymed.detect.tagger.detector:TaggerDetector",
         "spacy": "anonymed.detect.plugins:SpacyDetector",
         "huggingface": "anonymed.detect.plugins:HuggingFaceDetector",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, ClassVar, Final
 
 from anonymed.detect.base import Detector
@@ -13,7 +14,9 @@ from anonymed.detect.patterns import (
     ages,
     contact,
     dates,
+    formats,
     ids,
+    people,
     places,
     spaced,
     textdates,
@@ -21,6 +24,7 @@ from anonymed.detect.patterns import (
     years,
 )
 from anonymed.detect.patterns.base import Finder, PatternParams, Scan, resolve_overlaps
+from anonymed.detect.patterns.recognizer import find_declared
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -38,6 +42,8 @@ FINDERS: Final[tuple[Finder, ...]] = (
     places.find_zips,
     ages.find_ages,
     spaced.find_spaced,
+    partial(find_declared, formats.RECOGNIZERS),
+    partial(find_declared, people.RECOGNIZERS),
 )
 
 _MODULES: Final = (
@@ -50,6 +56,8 @@ _MODULES: Final = (
     places,
     ages,
     spaced,
+    formats,
+    people,
 )
 
 
