@@ -28,7 +28,6 @@ from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.io.physionet import PhysionetReader
 from anonymed.labels import PRESIDIO_LABELS, Label
 from anonymed.pipeline import Pipeline
-from anonymed.train.recipe import training_root
 
 Detect = Callable[[Document], Sequence[Span]]
 HEADER = (
