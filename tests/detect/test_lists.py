@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from anonymed.config import PipelineConfig
 from anonymed.detect.lexicons.tokens import tokenize
 from anonymed.detect.lists import ListEntry, TermLists, apply_lists, read_list, read_lists
-from anonymed.document import Span
+from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
+from anonymed.pipeline import Pipeline
 
 TEXT = (
     "Mr. Parkinson has Parkinson's disease; a Swan-Ganz catheter was placed by Dr. Swan. Lee went to Leeds."
@@ -98,6 +100,18 @@ def test_deny_exact_needs_the_separators_as_written() -> None:
     word = TermLists(deny=(ListEntry.of("Saint Louis", "LOCATION/hospital"),))
     assert [s for s, _, _ in kept([], exact, text)] == ["Saint Louis"]
     assert [s for s, _, _ in kept([], word, text)] == ["Saint Louis", "Saint-Louis"]
+
+
+def test_the_pipeline_applies_the_lists_to_every_detector_s_spans() -> None:
+    lists = TermLists(
+        allow=(ListEntry("Parkinson's disease"), ListEntry("Swan-Ganz")),
+        deny=(ListEntry.of("catheter", "OTHER"),),
+    )
+    doc = Pipeline(PipelineConfig(detectors=("lexicons",), lists=lists)).detect(Document("d", TEXT))
+    found = {(s.text, s.start) for s in doc.spans}
+    assert ("Parkinson", TEXT.index("Parkinson")) in found  # "Mr. Parkinson" stays
+    assert ("Parkinson", TEXT.index("Parkinson's")) not in found
+    assert ("catheter", TEXT.index("catheter")) in found
 
 
 def test_contract_files_csv_and_txt(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ BUILTIN_DETECTORS: Final[Mapping[str, str]] = MappingProxyType(
         "tagger": "anonymed.detect.tagger.detector:TaggerDetector",
         "spacy": "anonymed.detect.plugins:SpacyDetector",
         "huggingface": "anonymed.detect.plugins:HuggingFaceDetector",
+        "known": "anonymed.detect.known.detector:KnownDetector",
     }
 )
 
