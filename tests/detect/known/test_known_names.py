@@ -49,9 +49,15 @@ def test_a_possessive_is_left_out_of_the_span() -> None:
     assert texts("Smith's daughter called. John's wife too.", PATIENT) == ["John", "Smith"]
 
 
-def test_a_name_s_initials_alone() -> None:
-    assert texts("JS reports no pain. Per J.S., better.", PATIENT) == ["J.S", "JS"]
-    assert texts("js and Js are not initials in capitals", PATIENT) == []
+def test_a_name_s_dotted_initials_alone_but_not_bare_ones() -> None:
+    assert texts("Per J.S., better. Per J. S. too.", PATIENT) == ["J. S", "J.S"]
+    # "JS" alone looks like the clinical abbreviations (BS, MD) a name's initials often are: not taken
+    assert texts("JS reports no pain; js and Js.", PATIENT) == []
+
+
+def test_in_a_note_written_in_capitals_short_and_common_words_are_not_taken_alone() -> None:
+    known = [{"kind": "NAME/patient", "value": "Hope White"}]
+    assert texts("WHITE COUNT NORMAL. NO HOPE. MRS WHITE HOPE CAME.", known) == ["WHITE HOPE"]
 
 
 def test_hyphenated_names_match_with_spaces_and_each_part_alone() -> None:

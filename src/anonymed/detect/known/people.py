@@ -4,9 +4,10 @@ note's word tokens in the forms notes write them:
 * whole names, case and accents folded, hyphens and spaces alike ("JEAN-PIERRE MARTIN", "jean pierre
   martin"), written together ("delacruz" for "de la Cruz");
 * a word of the name alone ("Smith", "smith's"; for a roster, the family name only); a short word (three
-  letters or less) or a common word of the language ("White", "Hope") only when capitalised;
-* initials next to a name ("J. Smith", "Smith, J", "J. R. Smith") and a name's initials alone ("JS",
-  "J.S.");
+  letters or less) or a common word of the language ("White", "Hope") only when capitalised in a note
+  that is not written in capitals;
+* initials next to a name ("J. Smith", "Smith, J", "J. R. Smith"), and the record's names' dotted
+  initials alone ("J.S."; never "JS", which clinical abbreviations such as "BS" or "MD" look like);
 * neighbouring pieces of one person's name joined into one span ("SMITH, JOHN");
 * light typos of a word of five letters or more (``fuzzy``).
 """
@@ -19,7 +20,7 @@ from functools import cache
 from typing import Final
 
 from anonymed.detect.known.fuzzy import typo_map
-from anonymed.detect.lexicons.tokens import LOWER, UPPER, Token
+from anonymed.detect.lexicons.tokens import LOWER, Token, upper_ratio
 from anonymed.detect.phrases import PhraseIndex, phrase_words, token_keys
 from anonymed.labels import Label
 
@@ -68,10 +69,22 @@ def weak(key: str, lang: str) -> bool:
     return len(key) <= 3 or key in _common(lang)
 
 
-class People:
-    """Names to look for: whole names, words that match alone, the initials of each person."""
+def in_capitals(words: Sequence[Token]) -> bool:
+    """Whether the note is written in capitals (where capitals say nothing about a word)."""
+    return upper_ratio(list(words)) >= 0.5
 
-    def __init__(self) -> None:
+
+def stands_out(token: Token, key: str, lang: str, caps: bool) -> bool:
+    """Whether a word found alone is taken: a strong word, or a weak one capitalised in a cased note."""
+    return not weak(key, lang) or (not caps and token.shape != LOWER)
+
+
+class People:
+    """Names to look for: whole names, words that match alone, the initials of each person
+    (``initials_alone``: a name's dotted initials alone, "J.S.", are a match too)."""
+
+    def __init__(self, *, initials_alone: bool = True) -> None:
+        self.initials_alone = initials_alone
         self.phrases: PhraseIndex[Target] = PhraseIndex("fold")
         self.alone: dict[str, Target] = {}
         self.words: set[str] = set()
@@ -82,14 +95,24 @@ class People:
     def __bool__(self) -> bool:
         return bool(self.words)
 
-    def add(self, words: Sequence[str], target: Target, *, alone: Iterable[str] | None = None) -> None:
+    def add(
+        self,
+        words: Sequence[str],
+        target: Target,
+        *,
+        alone: Iterable[str] | None = None,
+        family_first: Sequence[str] | None = None,
+    ) -> None:
         """A person's name as folded words; every word of two letters or more matches alone unless
-        ``alone`` names those that do (a roster's family names)."""
+        ``alone`` names those that do (a roster's family names). The name is also looked for family name
+        first: ``family_first``, else its last word first."""
         _, particles = _titles_and_particles()
         words = [w for w in words if w]
         if not words:
             return
         self.phrases.add_keys(words, target)
+        if len(words) > 1:  # family name first: "WHITE HOPE" for Hope White
+            self.phrases.add_keys(family_first or [words[-1], *words[:-1]], target)
         self.words.update(words)
         self.initials.setdefault(target, set()).update(w[0] for w in words if w[0].isalpha())
         self.words_of.setdefault(target, set()).update(words)
@@ -97,7 +120,7 @@ class People:
         for word in solo:
             if len(word) >= 2 and word not in particles and not word.isdigit():
                 self.alone.setdefault(word, target)
-        if len(words) > 1:
+        if len(words) > 1 and self.initials_alone:
             letters = "".join(w[0] for w in words if w not in particles)
             if 2 <= len(letters) <= 3:
                 self.acronyms.setdefault(letters, target)
@@ -120,8 +143,11 @@ class People:
     def _pieces(self, text: str, words: Sequence[Token], lang: str, typos: bool) -> Iterator[Hit]:
         """Every piece of a known name in the note (before initials and joining)."""
         fixes: Mapping[str, str] = {}
+        common = _common(lang)
         if typos:
-            fixes = typo_map((t.key for t in words if t.key not in self.words), self.words)
+            unknown = (t.key for t in words if t.key not in self.words and t.key not in common)
+            fixes = typo_map(unknown, self.words)
+        caps = in_capitals(words)
 
         def keys_of(token: Token) -> Iterator[tuple[str, int]]:
             yield from token_keys(token, "fold")
@@ -130,17 +156,15 @@ class People:
 
         for match in self.phrases.find(text, words, keys_of):
             first, last = match.first, match.last
-            if first == last and weak(words[first].key, lang) and words[first].shape == LOWER:
+            if first == last and not stands_out(words[first], words[first].key, lang, caps):
                 continue
             typo = any(words[i].key in fixes for i in range(first, last + 1))
             yield match.start, match.end, first, last, match.payload, typo
         for index, token in enumerate(words):
             for key, end in keys_of(token):
                 target = self.alone.get(key)
-                if target is not None and not (weak(key, lang) and token.shape == LOWER):
+                if target is not None and stands_out(token, key, lang, caps):
                     yield token.start, end, index, index, target, token.key in fixes
-            if token.shape == UPPER and token.key in self.acronyms:
-                yield token.start, token.end, index, index, self.acronyms[token.key], False
         yield from self._dotted_initials(words)
 
     def _dotted_initials(self, words: Sequence[Token]) -> Iterator[Hit]:

@@ -76,13 +76,11 @@ class Roster:
     @cached_property
     def people(self) -> People:
         """The clinicians: whole names in both orders; the family name alone."""
-        people = People()
+        people = People(initials_alone=False)  # a roster's initials ("M.D.") are clinical abbreviations too
         target = Target(Label.NAME, "clinician", ROSTER_SCORE, "roster", ROSTER_TYPO_SCORE)
         for clinician in self.clinicians:
             given, family = name_keys(clinician.given), name_keys(clinician.family)
-            people.add([*given, *family], target, alone=family)
-            if given and family:
-                people.add([*family, *given], target, alone=family)
+            people.add([*given, *family], target, alone=family, family_first=[*family, *given])
         return people
 
     @cached_property

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Final
 
-from anonymed.detect.known.people import Target, weak
-from anonymed.detect.lexicons.tokens import LOWER, Token
+from anonymed.detect.known.people import Target, in_capitals, stands_out
+from anonymed.detect.lexicons.tokens import Token
 from anonymed.detect.phrases import PhraseIndex, phrase_words, token_keys
 from anonymed.document import Span
 from anonymed.known import Known
@@ -169,8 +169,9 @@ class Phrases:
                 for canon in canonical_keys(key):
                     yield canon, end
 
+        caps = in_capitals(words)
         for match in self.index.find(text, words, keys_of):
             token = words[match.first]
-            if match.first == match.last and token.shape == LOWER and weak(token.key, lang):
+            if match.first == match.last and not stands_out(token, token.key, lang, caps):
                 continue
             yield match.start, match.end, match.payload
