@@ -26,15 +26,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from anonymed.dates.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
+from anonymed.dates.temporal import Kind, Slot, Temporal, fields_of, render_temporal
+from anonymed.dates.values import ORDERS, read_values
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams, check_other_operator, fallback_for
-from anonymed.substitute.date_values import ORDERS, read_values
 from anonymed.substitute.invariant import fold
-from anonymed.substitute.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
-from anonymed.substitute.temporal import Kind, Slot, Temporal, fields_of, render_temporal
 
 _DAYS_PER_MONTH: Final = 30.436875
 _DAYS_PER_YEAR: Final = 365.25

@@ -20,9 +20,9 @@ import re
 import string
 from typing import Final
 
+from anonymed.dates import words
 from anonymed.randomness import RandomSource
-from anonymed.substitute import temporal_words as words
-from anonymed.substitute.fake_name import PARTICLES, TITLES
+from anonymed.substitute.fake.names import PARTICLES, TITLES
 from anonymed.substitute.shape import random_like
 
 _WORD: Final = re.compile(r"[^\W\d_]+")

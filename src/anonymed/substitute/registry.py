@@ -19,7 +19,7 @@ BUILTIN_OPERATORS: Final[Mapping[str, str]] = MappingProxyType(
         "tag": "anonymed.substitute.tag:TagOperator",
         "redact": "anonymed.substitute.redact:RedactOperator",
         "keep": "anonymed.substitute.keep:KeepOperator",
-        "fake": "anonymed.substitute.fake:FakeOperator",
+        "fake": "anonymed.substitute.fake.operator:FakeOperator",
         "dp_date": "anonymed.substitute.dp_date:DPDateOperator",
         "dp_age": "anonymed.substitute.dp_age:DPAgeOperator",
         "dp_location": "anonymed.substitute.dp_location:DPLocationOperator",

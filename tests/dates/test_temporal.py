@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anonymed.substitute import temporal_words as words
-from anonymed.substitute.temporal import Kind, Unit, detect_order, parse_temporal, render_temporal
+from anonymed.dates import words
+from anonymed.dates.temporal import Kind, Unit, detect_order, parse_temporal, render_temporal
 
 REF = dt.date(2021, 5, 1)
 

@@ -11,17 +11,17 @@ from typing import Any, Final, cast
 
 from faker import Faker
 
+from anonymed.dates.over89 import OVER89, cached_reference, check_marker
+from anonymed.dates.random_date import fake_date
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams
 from anonymed.substitute.context import normalise_value
-from anonymed.substitute.fake_date import fake_date
-from anonymed.substitute.fake_name import Piece, Role, ends_with_title, name_layout, render_name
-from anonymed.substitute.fake_numbers import fake_age, fake_nir, fake_phone, fake_ssn
+from anonymed.substitute.fake.names import Piece, Role, ends_with_title, name_layout, render_name
+from anonymed.substitute.fake.numbers import fake_age, fake_nir, fake_phone, fake_ssn
 from anonymed.substitute.invariant import identifying_words, leaks
-from anonymed.substitute.over89 import OVER89, cached_reference, check_marker
 from anonymed.substitute.shape import acceptable, apply_case, case_pattern, force_different, mask, random_like
 
 #: Faker locale of each supported language (``FakeParams.locales`` merges over it)

@@ -13,19 +13,29 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final, Protocol
 
-from anonymed.document import Span
+from anonymed.dates.over89 import birth_in_past, cached_reference, has_year, reference_date
+from anonymed.dates.temporal import Kind, Temporal, detect_order, parse_temporal, with_year
+from anonymed.document import Document, Span
 from anonymed.labels import Label
-from anonymed.substitute.base import Context
-from anonymed.substitute.over89 import birth_in_past, cached_reference, has_year, reference_date
-from anonymed.substitute.temporal import Kind, Temporal, detect_order, parse_temporal, with_year
 
 ORDERS: Final = ("auto", "DMY", "MDY")
 Values = dict[tuple[int, int], Temporal | None]
 
 
-def read_values(spans: Sequence[Span], context: Context, numeric_order: str, cache_key: str) -> Values:
+class Reading(Protocol):
+    """What reading a document's dates needs: the document, its language, and a per-document cache.
+
+    The substitution ``Context`` is one; ``dates`` does not import the substitution layer.
+    """
+
+    document: Document
+    lang: str
+    state: dict[str, Any]
+
+
+def read_values(spans: Sequence[Span], context: Reading, numeric_order: str, cache_key: str) -> Values:
     """Each span's parsed value (``None``: not read), computed once per document under ``cache_key``."""
     cached = context.state.get(cache_key)
     if isinstance(cached, dict) and all((s.start, s.end) in cached for s in spans):

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anonymed.substitute.temporal import Slot, render_fields
-from anonymed.substitute.temporal_layout import parse_layout
+from anonymed.dates.layout import parse_layout
+from anonymed.dates.temporal import Slot, render_fields
 
 REF = dt.date(2021, 5, 1)
 FIELDS = {"year": 1987, "month": 6, "day": 9, "weekday": 2, "hour": 7, "minute": 5, "second": 3}

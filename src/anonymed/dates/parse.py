@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from anonymed.substitute.temporal_model import (
+from anonymed.dates.model import (
     LOOSE_NUMERIC_DATE,
     NUMERIC_DATE,
     Kind,

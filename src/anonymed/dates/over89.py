@@ -28,13 +28,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final
 
+from anonymed.dates.model import UNITS_PER_YEAR
+from anonymed.dates.temporal import Kind, Part, Slot, Temporal, parse_temporal
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
-from anonymed.substitute.dp_age import HIPAA_MAX_AGE
-from anonymed.substitute.temporal import Kind, Part, Slot, Temporal, parse_temporal
-from anonymed.substitute.temporal_model import UNITS_PER_YEAR
 
+#: the oldest age HIPAA Safe Harbor lets a release state (45 CFR 164.514(b)(2)(i)(C)); older is "90+"
+HIPAA_MAX_AGE: Final = 89
 #: what replaces a date indicative of an age over 89 (the category "90 or older")
 OVER89: Final = "[90+]"
 #: the first age of the aggregated category (the ages ``dp_age`` groups as "90+")

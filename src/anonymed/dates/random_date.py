@@ -1,6 +1,6 @@
 """Date surrogates written in the layout of the original: numeric, month names (en, fr), ordinals, times.
 
-The layout is read by ``temporal_layout.parse_layout``, with the same readers and word tables as the
+The layout is read by ``layout.parse_layout``, with the same readers and word tables as the
 ``dp_date`` operator, and written by ``temporal.render_fields`` with a random date and time: every field
 keeps its style (order, zero padding, month and weekday names, case, accents, ordinal suffix, two-digit
 year, 12 or 24 hours), the weekday agrees with the new date, and digits the layout cannot place become
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import string
 
+from anonymed.dates.layout import parse_layout
+from anonymed.dates.over89 import AGE_CATEGORY, OVER89, aggregate, birth_in_past, implies_over89
+from anonymed.dates.temporal import render_fields
 from anonymed.randomness import RandomSource
-from anonymed.substitute.over89 import AGE_CATEGORY, OVER89, aggregate, birth_in_past, implies_over89
-from anonymed.substitute.shape import random_like
-from anonymed.substitute.temporal import render_fields
-from anonymed.substitute.temporal_layout import parse_layout
 
 
 def draw_fields(rng: RandomSource, years: tuple[int, int]) -> dict[str, int]:
@@ -65,4 +65,9 @@ def fake_date(
     fields = draw_fields(rng, below_category(years, ref))
     if layout is None:
         return default_layout(fields, lang)
-    return render_fields(layout.parts, fields, digits=lambda width: random_like("0" * width, rng))
+    return render_fields(layout.parts, fields, digits=lambda width: random_digits(width, rng))
+
+
+def random_digits(width: int, rng: RandomSource) -> str:
+    """``width`` random decimal digits."""
+    return "".join(rng.choice(string.digits) for _ in range(width))

@@ -1,6 +1,6 @@
 """Readers of temporal expressions with words: dates with a month name, amounts with a unit word.
 
-Like the numeric readers (``temporal_parse``), a strict reader never leaves a digit or a spelled-out
+Like the numeric readers (``parse``), a strict reader never leaves a digit or a spelled-out
 number outside its template; ``loose=True`` turns unaccounted digits into random-digit slots instead.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from anonymed.substitute import temporal_words as words
-from anonymed.substitute.temporal_model import (
+from anonymed.dates import words
+from anonymed.dates.model import (
     Kind,
     Layout,
     Part,
@@ -20,7 +20,7 @@ from anonymed.substitute.temporal_model import (
     two_digit_year,
     valid_date,
 )
-from anonymed.substitute.temporal_parse import Tok, ordinal_family
+from anonymed.dates.parse import Tok, ordinal_family
 
 _FILLERS = {"", "of", "the", "de", "du", "le", ",", "."}
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from anonymed.substitute import temporal_words as words
-from anonymed.substitute.temporal_model import Layout, Part, Slot, Temporal
-from anonymed.substitute.temporal_parse import (
+from anonymed.dates import words
+from anonymed.dates.model import Layout, Part, Slot, Temporal
+from anonymed.dates.parse import (
     Tok,
     ordinal_family,
     parse_bare,
@@ -26,7 +26,7 @@ from anonymed.substitute.temporal_parse import (
     time_match,
     tokens,
 )
-from anonymed.substitute.temporal_phrases import digit_slots, name_slot, parse_textual, spelled
+from anonymed.dates.phrases import digit_slots, name_slot, parse_textual, spelled
 
 
 def parse_layout(

@@ -13,8 +13,8 @@ given (``DMY``/``MDY``) unless a component makes it impossible (13/02 is DMY wha
 ``dateparser`` reads textual dates the template parser does not; those are written back in the
 language's long format.
 
-The readers live in ``temporal_parse`` (numbers, times) and ``temporal_phrases`` (month names,
-amounts), the words in ``temporal_words``; ``temporal_layout`` reads the same spans more loosely for
+The readers live in ``parse`` (numbers, times) and ``phrases`` (month names,
+amounts), the words in ``words``; ``layout`` reads the same spans more loosely for
 the ``fake`` operator, and ``render_fields`` writes any template from explicit fields.
 """
 
@@ -24,8 +24,8 @@ import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from anonymed.substitute import temporal_words as words
-from anonymed.substitute.temporal_model import (
+from anonymed.dates import words
+from anonymed.dates.model import (
     NUMERIC_DATE,
     Kind,
     Layout,
@@ -37,14 +37,14 @@ from anonymed.substitute.temporal_model import (
     case_of,
     valid_date,
 )
-from anonymed.substitute.temporal_parse import (
+from anonymed.dates.parse import (
     parse_bare,
     parse_dateparser,
     parse_numeric,
     parse_time,
     tokens,
 )
-from anonymed.substitute.temporal_phrases import parse_amount, parse_textual, spelled
+from anonymed.dates.phrases import parse_amount, parse_textual, spelled
 
 __all__ = [
     "Kind",
