@@ -45,7 +45,7 @@ Hit = tuple[int, int, int, int, Target, bool]
 
 @cache
 def _titles_and_particles() -> tuple[frozenset[str], frozenset[str]]:
-    from anonymed.substitute.fake_name import PARTICLES, TITLES
+    from anonymed.substitute.fake.names import PARTICLES, TITLES
 
     return TITLES, PARTICLES
 

@@ -108,9 +108,9 @@ def find_patterns(text: str, items: Iterable[tuple[re.Pattern[str], Target]]) ->
 
 def _date_of(text: str, lang: str, order: str) -> tuple[int, int, int | None] | None:
     """(month, day, year or None) of a full date, or None when ``text`` is not one."""
-    from anonymed.substitute.temporal import parse_temporal
-    from anonymed.substitute.temporal_model import Kind, Slot
-    from anonymed.substitute.temporal_parse import parse_compact
+    from anonymed.dates.model import Kind, Slot
+    from anonymed.dates.parse import parse_compact
+    from anonymed.dates.temporal import parse_temporal
 
     value = parse_temporal(text, lang=lang, order=order)
     if value is None:
