@@ -9,7 +9,7 @@ from typing import Any
 from anonymed.config import PipelineConfig
 from anonymed.detect.base import Detector
 from anonymed.detect.known.detector import KnownDetector
-from anonymed.detect.lists import apply_lists
+from anonymed.detect.lists import TermLists, apply_lists
 from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import build_detector, detector_class
 from anonymed.detect.view import NoteView
@@ -22,6 +22,11 @@ from anonymed.substitute.checklist import safe_harbor_checklist
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 from anonymed.substitute.summary import substitution_summary
+
+#: the metadata key of a document's own allow and deny lists (``TermLists``), added to the configuration's
+DOCUMENT_LISTS = "term_lists"
+#: metadata that is secret (known identifiers, deny terms) and leaves with no document ``run`` returns
+SECRET_METADATA = ("known", DOCUMENT_LISTS)
 
 
 class Pipeline:
@@ -87,8 +92,12 @@ class Pipeline:
         )
         view = NoteView(lang_doc)  # tokens once per document; detectors reuse each other's spans
         found = [span for detector in self.detectors_ for span in view.spans_of(detector)]
-        if self.config.lists:
-            found = apply_lists(doc.text, view.words, found, self.config.lists)
+        lists = self.config.lists
+        extra = doc.metadata.get(DOCUMENT_LISTS)  # the lists of this document only (a service request's)
+        if isinstance(extra, TermLists):
+            lists = lists + extra
+        if lists:
+            found = apply_lists(doc.text, view.words, found, lists)
         return lang_doc.with_spans(merge_spans(doc.text, found))
 
     def substitute(self, doc: Document) -> Document:
@@ -102,8 +111,8 @@ class Pipeline:
         for stage in self.config.stages:
             if stage not in skip:
                 doc = getattr(self, stage)(doc)
-        if "known" in doc.metadata:  # secrets: they leave with no document the pipeline returns
-            doc = doc.evolve(metadata={k: v for k, v in doc.metadata.items() if k != "known"})
+        if any(key in doc.metadata for key in SECRET_METADATA):  # never in a document the pipeline returns
+            doc = doc.evolve(metadata={k: v for k, v in doc.metadata.items() if k not in SECRET_METADATA})
         return doc
 
     def run_many(self, docs: Iterable[Document], *, disable: Iterable[str] = ()) -> Iterator[Document]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.detect.registry import DEFAULT_DETECTORS
@@ -11,7 +12,7 @@ from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.labels import Label, parse_label
-from anonymed.pipeline import Pipeline
+from anonymed.pipeline import SECRET_METADATA, Pipeline
 from anonymed.profiles import DEFAULT_PROFILE, profile_names
 from anonymed.randomness import check_random_state
 from anonymed.service.methods import MethodUnavailable, SentenceMethod, WordMethod
@@ -76,9 +77,18 @@ class Engine:
                 self._pipelines[(lang, names)] = pipeline
         return pipeline
 
-    def detect(self, text: str, lang: str, detectors: Sequence[str] | None, doc_id: str) -> Document:
-        """The note as a document carrying its detected spans."""
-        return self.pipeline(lang, detectors).detect(Document(doc_id, text, {"lang": lang}))
+    def detect(
+        self,
+        text: str,
+        lang: str,
+        detectors: Sequence[str] | None,
+        doc_id: str,
+        site: Mapping[str, Any] | None = None,
+    ) -> Document:
+        """The note as a document carrying its detected spans; ``site``: the request's known identifiers
+        and lists (``NoteRequest.site_metadata``)."""
+        doc = self.pipeline(lang, detectors).detect(Document(doc_id, text, {"lang": lang, **(site or {})}))
+        return doc.evolve(metadata={k: v for k, v in doc.metadata.items() if k not in SECRET_METADATA})
 
     @staticmethod
     def substitute(doc: Document, config: PipelineConfig, seed: int | None) -> Document:
@@ -89,7 +99,7 @@ class Engine:
     def deid(self, request: DeidRequest) -> Document:
         """Run the requested method on the note (spans are always detected, to show them)."""
         self._check_available(request)
-        doc = self.detect(request.text, request.lang, request.detectors, request.id)
+        doc = self.detect(request.text, request.lang, request.detectors, request.id, request.site_metadata())
         base = check_random_state(request.seed)
         second = request.then if request.method == "hybrid" else request.method
         if request.method in ("replace", "hybrid"):
@@ -119,7 +129,7 @@ class Engine:
         text, lang = request.text, request.lang
         doc = Document(request.id, text, {"lang": lang}, gold=_spans(text, request.gold, "gold"))
         spans = (
-            self.detect(text, lang, request.detectors, request.id).spans
+            self.detect(text, lang, request.detectors, request.id, request.site_metadata()).spans
             if request.predicted is None
             else _spans(text, request.predicted, "request")
         )
