@@ -183,3 +183,22 @@ def test_the_known_table_of_a_configuration_file(tmp_path: Path) -> None:
         PipelineConfig.from_mapping({"known": {"colour": 1}})
     with pytest.raises(ConfigError, match="parameter 'typos' must be bool"):
         PipelineConfig.from_mapping({"known": {"typos": "yes"}})
+
+
+def test_a_configuration_with_site_settings_pickles_for_worker_processes() -> None:
+    import pickle
+
+    from anonymed.detect.known.detector import KnownParams
+    from anonymed.detect.known.rosters import Clinician, Roster
+    from anonymed.detect.lists import ListEntry, TermLists
+    from anonymed.runner.factories import PipelineFactory
+
+    config = PipelineConfig(
+        known=KnownFields(FIELDS, keep_fields=True),
+        known_detector=KnownParams(roster=Roster((Clinician("Anna", "Jones"),))),
+        lists=TermLists(allow=(ListEntry("Babinski"),)),
+    )
+    factory = PipelineFactory(config)
+    copy = pickle.loads(pickle.dumps(factory))
+    assert copy.config.known == config.known and copy.config.lists == config.lists
+    assert copy.fingerprint() == factory.fingerprint()

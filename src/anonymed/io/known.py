@@ -51,6 +51,9 @@ class KnownFields:
     def __bool__(self) -> bool:
         return bool(self.fields)
 
+    def __reduce__(self) -> tuple[Any, ...]:  # a read-only mapping does not pickle: rebuild from a dict
+        return KnownFields, (dict(self.fields), self.side_file, self.side_key, self.keep_fields)
+
 
 def _values(raw: Any, name: str) -> Iterator[Any]:
     items = raw if isinstance(raw, list | tuple) else [raw]
