@@ -22,6 +22,7 @@ from anonymed.io.common import (
     pick_metadata,
     record_id,
 )
+from anonymed.io.shards import Shard, byte_range, byte_shard, numbered
 
 T = TypeVar("T")
 
@@ -89,6 +90,21 @@ class JsonlReader(Reader):
         """The records of ``lines``, the first being line ``first_line`` and record ``first_index``."""
         return parse_lines(lines, self._record, self.id_field, first_line=first_line, first_index=first_index)
 
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Byte ranges cut before every ``size``-th non-blank line."""
+        return numbered(_plan_lines(self.path, size))
+
+    def read_shard(self, shard: Shard) -> Iterator[Record]:
+        """The records of one byte range, parsed line by line as a whole read parses them."""
+        if shard.kind != "jsonl":
+            return super().read_shard(shard)
+        return self._read_range(shard)
+
+    def _read_range(self, shard: Shard) -> Iterator[Record]:
+        with open_input(self.path) as handle:
+            lines = byte_range(handle, shard.start, shard.stop)
+            yield from self.read_lines(lines, shard.first_line, shard.first_index)
+
     def _record(self, index: int, rid: str, obj: dict[str, Any]) -> Record:
         return self.document(obj, rid)
 
@@ -107,6 +123,23 @@ class JsonlReader(Reader):
     def gold(self, obj: Mapping[str, Any], text: str) -> tuple[Span, ...]:
         """Gold spans carried by the record (none for plain JSON Lines)."""
         return ()
+
+
+def _plan_lines(path: Path, size: int) -> Iterator[dict[str, Any]]:
+    """Byte ranges of ``size`` non-blank lines (blank lines count in line numbers only)."""
+    start = offset = index = count = first_index = 0
+    first_line = 1
+    with open_input(path) as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                if count == size:
+                    yield byte_shard("jsonl", start, offset, first_index, first_line, count)
+                    start, first_line, first_index, count = offset, number, index, 0
+                index += 1
+                count += 1
+            offset += len(line)
+    if count:
+        yield byte_shard("jsonl", start, offset, first_index, first_line, count)
 
 
 class JsonlWriter(FileWriter):

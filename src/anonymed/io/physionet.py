@@ -11,12 +11,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from anonymed.document import Document, Span
 from anonymed.errors import InputError, OutputError, SpanError
 from anonymed.io.atomic import FileWriter
 from anonymed.io.base import Reader, ReadFailure, Record
 from anonymed.io.common import RecordProblem, decode_utf8, failure, open_input
+from anonymed.io.shards import Shard, byte_range, byte_shard, numbered
 from anonymed.labels import PHYSIONET_LABELS
 
 START = b"START_OF_RECORD="
@@ -102,15 +104,40 @@ class PhysionetReader(Reader):
         self.text_path = self.path / "id.text" if self.path.is_dir() else self.path
         self.phrase_path = self.text_path.with_name(f"{self.text_path.stem}-phi.phrase")
 
+    @property
+    def source(self) -> Path:
+        """The ``id.text`` file."""
+        return self.text_path
+
     def __iter__(self) -> Iterator[Record]:
-        phrases = load_phrases(self.phrase_path) if self.phrase_path.is_file() else {}
         with open_input(self.text_path) as lines:
-            for index, raw in enumerate(_raw_records(lines)):
-                try:
-                    record: Record = self._document(raw, phrases)
-                except (RecordProblem, SpanError) as problem:
-                    record = failure(index, raw.id, problem)
-                yield record
+            yield from self._records(lines, 1, 0)
+
+    def _records(self, lines: Iterable[bytes], first_line: int, first_index: int) -> Iterator[Record]:
+        """The records of ``id.text`` lines, the first being line ``first_line``, record ``first_index``."""
+        phrases = load_phrases(self.phrase_path) if self.phrase_path.is_file() else {}
+        for index, raw in enumerate(_raw_records(lines), start=first_index):
+            raw.line += first_line - 1  # line numbers of the whole file (ids of headerless records)
+            try:
+                record: Record = self._document(raw, phrases)
+            except (RecordProblem, SpanError) as problem:
+                record = failure(index, raw.id, problem)
+            yield record
+
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Byte ranges cut before a record header once ``size`` records are in, where none is open."""
+        return numbered(_plan_records(self.text_path, size))
+
+    def read_shard(self, shard: Shard) -> Iterator[Record]:
+        """The records of one byte range, split and built as a whole read builds them."""
+        if shard.kind != "physionet":
+            return super().read_shard(shard)
+        return self._read_range(shard)
+
+    def _read_range(self, shard: Shard) -> Iterator[Record]:
+        with open_input(self.text_path) as handle:
+            lines = byte_range(handle, shard.start, shard.stop)
+            yield from self._records(lines, shard.first_line, shard.first_index)
 
     def _document(self, raw: _Raw, phrases: Phrases) -> Document:
         if raw.problem is not None or raw.pid is None or raw.note is None:
@@ -119,6 +146,30 @@ class PhysionetReader(Reader):
         gold = tuple(_gold_span(body, *phrase) for phrase in phrases.get((raw.pid, raw.note), ()))
         metadata = {"patient_id": raw.pid, "note": raw.note, "lang": self.lang}
         return Document(raw.id, body, metadata, gold=gold)
+
+
+def _plan_records(path: Path, size: int) -> Iterator[dict[str, Any]]:
+    """Byte ranges of about ``size`` records of ``id.text``, cut only where no record is open."""
+    start = offset = index = count = first_index = 0
+    first_line = 1
+    open_record = False
+    with open_input(path) as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.startswith(START):
+                if open_record:  # the previous record had no end: it ends here
+                    index, count = index + 1, count + 1
+                elif count >= size:
+                    yield byte_shard("physionet", start, offset, first_index, first_line, count)
+                    start, first_line, first_index, count = offset, number, index, 0
+                open_record = True
+            elif (not open_record and line.strip()) or (open_record and END in line):
+                index, count = index + 1, count + 1
+                open_record = False
+            offset += len(line)
+    if open_record:  # the file ends inside a record: still one record
+        count += 1
+    if count:
+        yield byte_shard("physionet", start, offset, first_index, first_line, count)
 
 
 def _gold_span(body: str, start: int, end: int, category: str, text: str) -> Span:

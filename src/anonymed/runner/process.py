@@ -26,11 +26,12 @@ from pathlib import Path
 
 from anonymed.document import Document
 from anonymed.io.base import Record
+from anonymed.io.shards import Shard
 from anonymed.randomness import RandomSource, check_random_state
 from anonymed.runner.local import run_corpus
 from anonymed.runner.manifest import ShardResult
 from anonymed.runner.shardfile import ShardFileWriter, dumps
-from anonymed.runner.shards import ReaderSpec, Shard, read_shard
+from anonymed.runner.shards import ReaderSpec
 
 Process = Callable[[Document], Document]
 
@@ -115,7 +116,7 @@ def run_shard(task: ShardTask) -> ShardResult:
     started = time.perf_counter()
     process, built = built_process(task.factory)
     tallies = _Tallies(task.factory, task.factory.for_shard(process, task.shard.id))
-    records = tallies.records(read_shard(task.spec.open(), task.shard))
+    records = tallies.records(task.spec.open().read_shard(task.shard))
     writer = ShardFileWriter(task.path)
     with writer:
         summary = run_corpus(records, writer, tallies, strict=task.strict)
