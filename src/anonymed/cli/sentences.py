@@ -3,6 +3,7 @@ detect-and-replace followed by word or sentence substitution (registered on the 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 from typing import Annotated
@@ -21,11 +22,9 @@ from anonymed.cli.scale import (
     save_summary,
 )
 from anonymed.io.registry import open_writer
+from anonymed.methods import HybridConfig, SentencesConfig, build_method
 from anonymed.obfuscate.bank_build import build_default_bank, default_bank_exists, default_bank_path
-from anonymed.obfuscate.hybrid import HybridConfig, HybridObfuscator
-from anonymed.obfuscate.sentences import SentenceObfuscator
 from anonymed.runner.batch import BatchOptions, BatchSummary
-from anonymed.runner.factories import HybridFactory, SentencesFactory
 
 InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
 OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")]
@@ -84,15 +83,15 @@ def sentences(
     with handled_errors():
         if bank is None:
             ensure_default_bank(progress)
-        SentenceObfuscator(bank, k=k).loaded_bank()  # a bad bank or k fails here, before any worker starts
-        factory = SentencesFactory(bank, k, seed)
+        method = SentencesConfig(bank, k, seed)
+        build_method(method)  # a bad bank or k fails here, before any worker starts
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         spec = reader_spec(input, input_format, text_field, id_field, lang)
         writer = open_writer(output, output_format, like=spec.open())
         result = run_command(
             spec,
             writer,
-            factory,
+            method,
             options,
             command="obfuscate sentences",
             output=output,
@@ -137,28 +136,25 @@ def hybrid(
             if config
             else HybridConfig.from_mapping({}, **overrides)
         )
-        pipeline = chosen.pipeline.replace(seed=seed, lang=lang)
-        if chosen.then == "sentences" and chosen.bank is None:
+        method = dataclasses.replace(chosen, pipeline=chosen.pipeline.replace(seed=seed, lang=lang))
+        if method.then == "sentences" and method.bank is None:
             ensure_default_bank(progress)
-        HybridObfuscator(
-            HybridConfig(pipeline, chosen.then, chosen.k, chosen.n, chosen.bank, chosen.space)
-        ).load()
-        factory = HybridFactory(pipeline, chosen.then, chosen.k, chosen.n, chosen.bank, chosen.space)
+        build_method(method)  # a bad configuration, bank or space fails here, before any worker starts
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        spec = reader_spec(input, input_format, text_field, id_field, pipeline.lang)
+        spec = reader_spec(input, input_format, text_field, id_field, method.pipeline.lang)
         writer = open_writer(output, output_format, like=spec.open())
-        seeded = pipeline.seed is not None
+        seeded = method.seed is not None
         result = run_command(
             spec,
             writer,
-            factory,
+            method,
             options,
             command="obfuscate hybrid",
             output=output,
             progress=progress,
             seeded=seeded,
         )
-    _present(result, summary, {"then": chosen.then, "seeded": seeded})
+    _present(result, summary, {"then": method.then, "seeded": seeded})
 
 
 def _present(result: BatchSummary, summary: Path | None, extra: dict[str, object]) -> None:
