@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from anonymed.cli.evaluate import app
+from anonymed.cli import evaluate_app as app
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.evaluate.methods import Detections, build_method
