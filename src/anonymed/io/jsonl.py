@@ -9,9 +9,10 @@ from typing import Any, TypeVar
 from anonymed.document import Document, Span
 from anonymed.errors import SpanError
 from anonymed.io.atomic import FileWriter
-from anonymed.io.base import Reader, ReadFailure, Record
+from anonymed.io.base import ReadFailure, Record
 from anonymed.io.common import (
     ERROR_KEY,
+    LineFileReader,
     RecordProblem,
     decode_utf8,
     dumps,
@@ -22,7 +23,7 @@ from anonymed.io.common import (
     pick_metadata,
     record_id,
 )
-from anonymed.io.shards import Shard, byte_range, byte_shard, numbered
+from anonymed.io.shards import Shard, byte_shard, numbered
 
 T = TypeVar("T")
 
@@ -57,7 +58,7 @@ def parse_lines(
         index += 1
 
 
-class JsonlReader(Reader):
+class JsonlReader(LineFileReader):
     """Streams a JSON Lines file line by line; each line is decoded and parsed on its own.
 
     The id is the id field (string or integer) or else the line number (from 1). Every field but the
@@ -66,6 +67,7 @@ class JsonlReader(Reader):
     """
 
     format = "jsonl"
+    range_kind = "jsonl"
     #: fields turned into ``Document.gold`` and therefore not carried in ``metadata["record"]``
     gold_fields: tuple[str, ...] = ()
 
@@ -80,10 +82,6 @@ class JsonlReader(Reader):
         """The same text and id fields."""
         return {"text_field": self.text_field, "id_field": self.id_field}
 
-    def __iter__(self) -> Iterator[Record]:
-        with open_input(self.path) as lines:
-            yield from self.read_lines(lines)
-
     def read_lines(
         self, lines: Iterable[bytes], first_line: int = 1, first_index: int = 0
     ) -> Iterator[Record]:
@@ -93,17 +91,6 @@ class JsonlReader(Reader):
     def plan_shards(self, size: int) -> Iterator[Shard]:
         """Byte ranges cut before every ``size``-th non-blank line."""
         return numbered(_plan_lines(self.path, size))
-
-    def read_shard(self, shard: Shard) -> Iterator[Record]:
-        """The records of one byte range, parsed line by line as a whole read parses them."""
-        if shard.kind != "jsonl":
-            return super().read_shard(shard)
-        return self._read_range(shard)
-
-    def _read_range(self, shard: Shard) -> Iterator[Record]:
-        with open_input(self.path) as handle:
-            lines = byte_range(handle, shard.start, shard.stop)
-            yield from self.read_lines(lines, shard.first_line, shard.first_index)
 
     def _record(self, index: int, rid: str, obj: dict[str, Any]) -> Record:
         return self.document(obj, rid)

@@ -16,9 +16,9 @@ from typing import Any
 from anonymed.document import Document, Span
 from anonymed.errors import InputError, OutputError, SpanError
 from anonymed.io.atomic import FileWriter
-from anonymed.io.base import Reader, ReadFailure, Record
-from anonymed.io.common import RecordProblem, decode_utf8, failure, open_input
-from anonymed.io.shards import Shard, byte_range, byte_shard, numbered
+from anonymed.io.base import ReadFailure, Record
+from anonymed.io.common import LineFileReader, RecordProblem, decode_utf8, failure, open_input
+from anonymed.io.shards import Shard, byte_shard, numbered
 from anonymed.labels import PHYSIONET_LABELS
 
 START = b"START_OF_RECORD="
@@ -89,7 +89,7 @@ def _raw_records(lines: Iterable[bytes]) -> Iterator[_Raw]:
         yield current
 
 
-class PhysionetReader(Reader):
+class PhysionetReader(LineFileReader):
     """Streams ``id.text`` (given itself or as its folder) with gold spans via ``PHYSIONET_LABELS``.
 
     The id is ``<PID>-<NOTE>``; metadata holds ``patient_id`` (PID) and ``note`` (NOTE). Gold comes from
@@ -98,6 +98,7 @@ class PhysionetReader(Reader):
     """
 
     format = "physionet-deid"
+    range_kind = "physionet"
 
     def __init__(self, path: Path, *, lang: str = "en") -> None:
         super().__init__(Path(path), lang=lang)
@@ -109,11 +110,9 @@ class PhysionetReader(Reader):
         """The ``id.text`` file."""
         return self.text_path
 
-    def __iter__(self) -> Iterator[Record]:
-        with open_input(self.text_path) as lines:
-            yield from self._records(lines, 1, 0)
-
-    def _records(self, lines: Iterable[bytes], first_line: int, first_index: int) -> Iterator[Record]:
+    def read_lines(
+        self, lines: Iterable[bytes], first_line: int = 1, first_index: int = 0
+    ) -> Iterator[Record]:
         """The records of ``id.text`` lines, the first being line ``first_line``, record ``first_index``."""
         phrases = load_phrases(self.phrase_path) if self.phrase_path.is_file() else {}
         for index, raw in enumerate(_raw_records(lines), start=first_index):
@@ -127,17 +126,6 @@ class PhysionetReader(Reader):
     def plan_shards(self, size: int) -> Iterator[Shard]:
         """Byte ranges cut before a record header once ``size`` records are in, where none is open."""
         return numbered(_plan_records(self.text_path, size))
-
-    def read_shard(self, shard: Shard) -> Iterator[Record]:
-        """The records of one byte range, split and built as a whole read builds them."""
-        if shard.kind != "physionet":
-            return super().read_shard(shard)
-        return self._read_range(shard)
-
-    def _read_range(self, shard: Shard) -> Iterator[Record]:
-        with open_input(self.text_path) as handle:
-            lines = byte_range(handle, shard.start, shard.stop)
-            yield from self._records(lines, shard.first_line, shard.first_index)
 
     def _document(self, raw: _Raw, phrases: Phrases) -> Document:
         if raw.problem is not None or raw.pid is None or raw.note is None:
