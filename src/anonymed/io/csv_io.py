@@ -81,14 +81,18 @@ class CsvReader(Reader):
     def _records(self, rows: Any, header: Sequence[str], first_index: int) -> Iterator[Record]:
         """The records of CSV rows (a malformed row fails, a blank line is skipped)."""
         index = first_index
-        for item in _csv_items(rows):
-            if isinstance(item, csv.Error):
-                yield ReadFailure(index, str(index + 1), f"malformed CSV row ({item})")
-            elif item:
-                yield self._record(index, header, item)
-            else:
+        while True:
+            try:
+                row = next(rows)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                yield ReadFailure(index, str(index + 1), f"malformed CSV row ({exc})")
+                index += 1
                 continue
-            index += 1
+            if row:
+                yield self._record(index, header, row)
+                index += 1
 
     def plan_shards(self, size: int) -> Iterator[Shard]:
         """Byte ranges cut after every ``size``-th record (a bad row counts, a blank line does not)."""
