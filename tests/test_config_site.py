@@ -14,7 +14,7 @@ from anonymed.cli.deid import build_config, parse_known_fields
 from anonymed.config import PipelineConfig
 from anonymed.detect.lists import ListEntry, TermLists
 from anonymed.errors import ConfigError
-from anonymed.runner.factories import PipelineFactory
+from anonymed.methods import ReplaceConfig
 
 
 def test_the_configuration_refuses_a_bad_pattern_when_it_is_built_not_mid_run() -> None:
@@ -57,10 +57,10 @@ def test_command_line_lists_and_fields_add_to_the_file_s(tmp_path: Path) -> None
 
 
 def test_the_run_fingerprint_follows_the_lists_content_not_shown() -> None:
-    one = PipelineFactory(PipelineConfig(lists=TermLists(deny=(ListEntry.of("Quackenbush", "NAME"),))))
-    two = PipelineFactory(PipelineConfig(lists=TermLists(deny=(ListEntry.of("Zebulon", "NAME"),))))
+    one = ReplaceConfig(PipelineConfig(lists=TermLists(deny=(ListEntry.of("Quackenbush", "NAME"),))))
+    two = ReplaceConfig(PipelineConfig(lists=TermLists(deny=(ListEntry.of("Zebulon", "NAME"),))))
     assert one.fingerprint() != two.fingerprint()
-    assert "Quackenbush" not in repr(one.config)
+    assert "Quackenbush" not in repr(one.pipeline)
 
 
 def test_the_cli_options(tmp_path: Path) -> None:

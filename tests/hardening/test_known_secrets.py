@@ -18,8 +18,8 @@ from anonymed.document import Document
 from anonymed.errors import AnonymedError, ConfigError, InputError
 from anonymed.io.known import KnownFields, attach_known, read_side_file
 from anonymed.io.registry import open_writer
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, default_workdir, run_batch
-from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.shards import ReaderSpec
 
 CLI = [sys.executable, "-c", "from anonymed.cli import main; main()"]
@@ -80,7 +80,7 @@ def test_a_batch_run_s_work_files_hold_no_known_identifier(tmp_path: Path) -> No
     config = PipelineConfig.from_toml(folder / "site.toml", seed=1)
     spec = ReaderSpec.of(folder / "notes.jsonl")
     output = tmp_path / "out.jsonl"
-    run_batch(spec, open_writer(output, like=spec.open()), PipelineFactory(config),
+    run_batch(spec, open_writer(output, like=spec.open()), ReplaceConfig(config),
               BatchOptions(shard_size=2, keep_workdir=True))  # fmt: skip
     files = [p for p in default_workdir(output).rglob("*") if p.is_file()]
     assert any(p.name.startswith("shard-") for p in files)
@@ -121,7 +121,7 @@ def test_errors_about_known_values_name_positions_never_values(tmp_path: Path) -
 def test_reprs_of_the_site_settings_show_no_value(tmp_path: Path) -> None:
     folder = site(tmp_path)
     config = PipelineConfig.from_toml(folder / "site.toml")
-    shown = repr(config) + PipelineFactory(config).fingerprint()
+    shown = repr(config) + ReplaceConfig(config).fingerprint()
     assert "Featherstonehaugh" not in shown and DENIED not in shown
     known = read_side_file(folder / "side.csv", config.known)
     assert SIDE_ONLY not in repr(known)

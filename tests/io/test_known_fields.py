@@ -191,14 +191,14 @@ def test_a_configuration_with_site_settings_pickles_for_worker_processes() -> No
     from anonymed.detect.known.detector import KnownParams
     from anonymed.detect.known.rosters import Clinician, Roster
     from anonymed.detect.lists import ListEntry, TermLists
-    from anonymed.runner.factories import PipelineFactory
+    from anonymed.methods import ReplaceConfig
 
     config = PipelineConfig(
         known=KnownFields(FIELDS, keep_fields=True),
         known_detector=KnownParams(roster=Roster((Clinician("Anna", "Jones"),))),
         lists=TermLists(allow=(ListEntry("Babinski"),)),
     )
-    factory = PipelineFactory(config)
+    factory = ReplaceConfig(config)
     copy = pickle.loads(pickle.dumps(factory))
-    assert copy.config.known == config.known and copy.config.lists == config.lists
+    assert copy.pipeline.known == config.known and copy.pipeline.lists == config.lists
     assert copy.fingerprint() == factory.fingerprint()

@@ -13,9 +13,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from anonymed.document import Document
-from anonymed.errors import AnonymedError
+from anonymed.errors import AnonymedError, MethodUnavailable
 from anonymed.service.engine import Engine
-from anonymed.service.methods import MethodUnavailable
 from anonymed.service.models import (
     DeidRequest,
     DeidResponse,
