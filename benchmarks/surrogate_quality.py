@@ -77,10 +77,9 @@ STREET = re.compile(
     r"rue|av|bd|boulevard|chemin|allée|allee|impasse|place|route|quai|cours|square|passage|voie)\b\.?",
     re.I,
 )
-NUMERIC = re.compile(
-    r"(?<![\d])(\d{1,4})(\s*[/.\-|]\s*)(\d{1,2}|\d{4})(?:(\s*[/.\-|]\s*)(\d{4}|\d{2}))?(?!\d)"
-)
-SPACED = re.compile(r"(?<![\d])\d(?: \d){7}(?![ ]?\d)|(?<!\d)\d{8}(?!\d)")
+NUMERIC = re.compile(r"(?<![\d])(\d{1,4})\s*([/.\-|])\s*(\d{1,2}|\d{4})(?:\s*\2\s*(\d{4}|\d{2}))?(?!\d)")
+SPACED_RUN = re.compile(r"(?<!\d)\d(?: \d(?!\d))+")
+COMPACT = re.compile(r"(?<!\d)\d{8}(?!\d)")
 TIME = re.compile(r"(?<!\d)(\d{1,2})\s?[:hH]\s?(\d{2})(?!\d)")
 WORD = re.compile(r"[^\W\d_]+")
 
@@ -101,9 +100,7 @@ def _year(text: str) -> int:
 
 
 def _numeric_real(m: re.Match[str]) -> bool:
-    a, sep, b, sep2, c = m.groups()
-    if sep2 is not None and sep.strip() != sep2.strip():
-        return False
+    a, _, b, c = m.groups()
     if c is None:
         if len(a) == 4:  # YYYY-MM
             return 1 <= int(b) <= 12
@@ -121,7 +118,7 @@ def _numeric_real(m: re.Match[str]) -> bool:
 def _eight_real(digits: str) -> bool:
     d = digits.replace(" ", "")
     return any(
-        _real(int(y), int(mo), int(da))
+        1800 <= int(y) <= 2199 and _real(int(y), int(mo), int(da))
         for y, mo, da in ((d[4:], d[2:4], d[:2]), (d[4:], d[:2], d[2:4]), (d[:4], d[4:6], d[6:]))
     )
 
@@ -145,6 +142,9 @@ def _textual_groups(text: str) -> Iterable[tuple[int, int, bool]]:
             yield start, end, _real(year, month, day)
         elif after is not None:
             day = int(after.group(1))
+            if day > 31 and not after.group(2):  # "décembre 93": a month and a two-digit year
+                yield m.start(), m.end() + after.end(), True
+                continue
             year = _year(after.group(2).lstrip("'")) if after.group(2) else 2000
             yield m.start(), m.end() + after.end(), _real(year, month, day)
 
@@ -161,7 +161,11 @@ def date_groups(text: str) -> list[tuple[int, int, bool]]:
 
     for start, end, real in _textual_groups(text):
         add(start, end, real)
-    for m in SPACED.finditer(text):
+    for run in SPACED_RUN.finditer(text):  # spaced digits: eight at a time from the start of the run
+        for first in range(0, (len(run.group(0)) + 1) // 2 - 7, 8):
+            start = run.start() + 2 * first
+            add(start, start + 15, _eight_real(text[start : start + 15]))
+    for m in COMPACT.finditer(text):
         add(m.start(), m.end(), _eight_real(m.group(0)))
     for m in TIME.finditer(text):
         if not any(m.start() < e and s < m.end() for s, e in taken):
@@ -185,9 +189,11 @@ def judge_date(original: str, surrogate: str) -> bool | None:
     if not before and not after:
         return None
     if re.sub(r"\d", "9", original) == re.sub(r"\d", "9", surrogate) and re.fullmatch(r"[\d\W_]*", original):
-        judged = [
-            (s, e) for s, e, real in before if real and not any(c.isalpha() for c in original[s:e])
-        ] or [(s, e) for s, e, _ in before]
+        judged = [(s, e) for s, e, real in before if real] or [
+            (s, e) for s, e, _ in before if " " not in original[s:e]
+        ]
+        if not judged:
+            return None  # no real date, nothing shaped like one: not a date (an identifier, a count)
         return all(any(s2 == s and e2 == e and ok for s2, e2, ok in after) for s, e in judged)
     real_before = sum(real for _, _, real in before)
     return all(real for _, _, real in after) and len(after) >= min(real_before, 1)
