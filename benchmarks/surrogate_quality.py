@@ -82,6 +82,23 @@ SPACED_RUN = re.compile(r"(?<!\d)\d(?: \d(?!\d))+")
 COMPACT = re.compile(r"(?<!\d)\d{8}(?!\d)")
 TIME = re.compile(r"(?<!\d)(\d{1,2})\s?[:hH]\s?(\d{2})(?!\d)")
 WORD = re.compile(r"[^\W\d_]+")
+#: abbreviations of addresses and institutions that the word lists lack
+GENERIC = {
+    "hosp",
+    "rehab",
+    "cedex",
+    "appt",
+    "apt",
+    "bis",
+    "ter",
+    "av",
+    "bd",
+    "blvd",
+    "chu",
+    "chr",
+    "hop",
+    "st",
+}
 
 
 def fold(text: str) -> str:
@@ -244,7 +261,7 @@ def lexicon() -> frozenset[str]:
     for table in places().values():
         for name in table:
             words.update(name.split())
-    words |= set(MONTHS) | WEEKDAYS
+    words |= set(MONTHS) | WEEKDAYS | GENERIC
     return frozenset(fold(w) for w in words)
 
 
@@ -260,10 +277,13 @@ def non_words(text: str) -> list[str]:
     return found
 
 
-def place_kind(text: str, after: str) -> str:
-    """The kind of a LOCATION span from its text and the text right after it."""
+def place_kind(text: str, before: str, after: str) -> str:
+    """The kind of a LOCATION span from its text and the words right before and after it."""
     stripped = text.strip()
-    if HOSPITAL.search(stripped) or HOSPITAL.match(after.strip()):
+    kind_before = re.search(
+        r"\b(h[oô]pital|hop|clinique|hospital|chu de|ch de|centre hospitalier( de)?)\s*$", before, re.I
+    )
+    if HOSPITAL.search(stripped) or HOSPITAL.match(after.strip()) or kind_before:
         return "abbreviation-hospital" if _abbreviation(stripped) else "hospital"
     if re.fullmatch(r"[\d\s\-]+", stripped):
         return "postcode"
@@ -298,7 +318,7 @@ def judge_place(kind: str, original: str, surrogate: str) -> bool:
         return hospital_like(original, surrogate)
     if kind == "postcode":
         return re.sub(r"\d", "9", original) == re.sub(r"\d", "9", surrogate)
-    runs = len(re.findall(r"\d+", original))
+    runs = len(re.findall(r"\d+", re.sub(r"\b2[AB]\s?(\d{3})", r"20\1", original)))
     return (
         len(re.findall(r"\d+", surrogate)) >= runs
         and not non_words(surrogate)
@@ -341,7 +361,9 @@ class Tally:
                 if not ok:
                     self._keep("date", rep)
         if label is Label.LOCATION and subtype != "ip":
-            kind = place_kind(rep.original, doc.text[rep.end : rep.end + 40])
+            kind = place_kind(
+                rep.original, doc.text[max(0, rep.start - 30) : rep.start], doc.text[rep.end : rep.end + 40]
+            )
             ok = judge_place(kind, rep.original, rep.surrogate)
             self.by_kind[kind]["spans"] += 1
             self.by_kind[kind]["same_kind"] += ok

@@ -43,7 +43,10 @@ _KIND_WORDS: Final = frozenset(
     {"hospital", "hospitals", "clinic", "clinics", "center", "centre", "medical", "general", "memorial",
      "saint", "sainte", "university", "health", "care", "hopital", "clinique", "chu", "chr", "hospitalier",
      "universitaire", "street", "avenue", "ave", "road", "boulevard", "blvd", "lane", "ln", "drive", "dr",
-     "rue", "bd", "chemin", "allee", "impasse", "place", "route", "quai", "cedex"}
+     "rue", "bd", "chemin", "allee", "impasse", "place", "route", "quai", "cedex", "hosp", "hop", "rehab",
+     "rehabilitation", "infirmary", "nursing", "home", "med", "ctr", "ch", "sante", "polyclinique", "ehpad",
+     "institut", "st", "av", "bis", "ter", "appt", "apt", "studio", "suite", "batiment", "bat", "etage",
+     "square", "cours", "passage", "voie", "court", "way", "terrace"}
 )  # fmt: skip
 
 
