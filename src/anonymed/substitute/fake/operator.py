@@ -20,7 +20,14 @@ from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams
 from anonymed.substitute.context import normalise_value
 from anonymed.substitute.fake import places
-from anonymed.substitute.fake.names import Piece, Role, ends_with_title, name_layout, render_name
+from anonymed.substitute.fake.names import (
+    Piece,
+    Role,
+    ends_with_title,
+    name_layout,
+    render_name,
+    title_gender,
+)
 from anonymed.substitute.fake.numbers import fake_age, fake_nir, fake_phone, fake_ssn
 from anonymed.substitute.invariant import identifying_words, leaks
 from anonymed.substitute.shape import acceptable, apply_case, case_pattern, force_different, mask, random_like
@@ -171,12 +178,15 @@ class FakeOperator(Operator):
             rng = context.value_rng(Span(start, start + len(piece.text), span.label, piece.text))
             faker = self.faker(context.lang, rng)
             for _ in range(self.fake_params.max_tries):
-                candidate = apply_case(_name_word(piece, faker, lists, rng), case_pattern(piece.text))
+                word = _name_word(piece, faker, lists, rng, gender)
+                candidate = apply_case(word, case_pattern(piece.text))
                 if _usable(candidate, piece.text, context):
                     return candidate
             return force_different(random_like(piece.text, rng), piece.text, rng)
 
         before = context.document.text[max(0, span.start - 16) : span.start]
+        after = context.document.text[span.end : span.end + 8]
+        gender = title_gender(before, span.text, after, context.lang)
         layout = name_layout(
             span.text, lists.first, context.lang, after_title=ends_with_title(before, context.lang)
         )
@@ -246,13 +256,18 @@ def _lang(lang: str) -> str:
     return lang if lang in DEFAULT_LOCALES else "en"
 
 
-def _name_word(piece: Piece, faker: Faker, lists: _NameLists, rng: RandomSource) -> str:
+def _name_word(
+    piece: Piece, faker: Faker, lists: _NameLists, rng: RandomSource, gender: str | None = None
+) -> str:
+    """A Faker name for the piece: a first name of the title's gender, else of the original's."""
     if piece.role is Role.INITIAL:
         return rng.choice(string.ascii_uppercase) + piece.text[1:]
     if piece.role is Role.RANDOM:
         return random_like(piece.text, rng)
     if piece.role is Role.LAST:
         return str(faker.last_name())
+    if gender is not None:
+        return str(faker.first_name_male() if gender == "male" else faker.first_name_female())
     folded = piece.text.casefold()
     if folded in lists.male and folded not in lists.female:
         return str(faker.first_name_male())
