@@ -23,6 +23,7 @@ from typing import Final
 from anonymed.dates import words
 from anonymed.randomness import RandomSource
 from anonymed.substitute.fake.names import PARTICLES, TITLES
+from anonymed.substitute.fake.numbers import MEASURE_WORDS
 from anonymed.substitute.shape import random_like
 
 _WORD: Final = re.compile(r"[^\W\d_]+")
@@ -59,7 +60,7 @@ def _common_words() -> frozenset[str]:
     dated = {fold(name) for table in (*words.MONTHS.values(), *words.WEEKDAYS.values()) for name in table}
     units = {fold(unit) for unit in words.UNIT_WORDS}
     numbers = {fold(n) for table in words.NUMBER_WORDS.values() for n in table}
-    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS}
+    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS, *MEASURE_WORDS}
     return frozenset({*TITLES, *PARTICLES, *dated, *units, *numbers, *generic})
 
 

@@ -28,13 +28,23 @@ from anonymed.substitute.fake.names import (
     render_name,
     title_gender,
 )
-from anonymed.substitute.fake.numbers import fake_age, fake_nir, fake_phone, fake_ssn
+from anonymed.substitute.fake.numbers import (
+    fake_age,
+    fake_measurement,
+    fake_nir,
+    fake_phone,
+    fake_ssn,
+    measurement_like,
+)
 from anonymed.substitute.invariant import identifying_words, leaks
 from anonymed.substitute.shape import acceptable, apply_case, case_pattern, force_different, mask, random_like
 
 #: Faker locale of each supported language (``FakeParams.locales`` merges over it)
 DEFAULT_LOCALES: Final[Mapping[str, str]] = MappingProxyType({"en": "en_US", "fr": "fr_FR"})
 
+#: labels whose low-confidence spans may be measurements or settings ("700x12x", "#30f/30cc")
+_MEASURABLE = frozenset({Label.ID, Label.OTHER, Label.CONTACT, Label.LOCATION, Label.ORGANIZATION})
+_EMAIL = re.compile(r"[^\s@]+@[^\s@]+\.[^\W\d_]{2,}")
 _IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}", re.I)
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 _AVOID = "fake:avoid"
@@ -142,6 +152,8 @@ class FakeOperator(Operator):
     def _draw(self, span: Span, context: Context, rng: RandomSource) -> str:
         if span.label is Label.NAME:
             return self._name(span, context)
+        if span.label in _MEASURABLE and measurement_like(span.text):
+            return fake_measurement(span.text, rng)  # a setting or size flagged by mistake: one of its kind
         faker = self.faker(context.lang, rng)
         text, case = span.text, case_pattern(span.text)
         if span.label is Label.DATE:
@@ -306,7 +318,7 @@ def _contact(span: Span, faker: Faker, rng: RandomSource) -> str:
 
 
 def _guess_contact(text: str) -> str:
-    if "@" in text:
+    if _EMAIL.search(text):
         return "email"
     return "url" if _DOMAIN.fullmatch(text.strip()) else "phone"
 
