@@ -41,6 +41,7 @@ _TOKEN = re.compile(
     re.S,
 )
 _WORDS = re.compile(r"[^\W\d_]+")
+_RANGE_OF_NUMBERS = re.compile(r"\d\s*(?:-|–|\bau\b|\bto\b)\s*\d")
 _COMPACT = re.compile(r"(\s*)(\d{8})(\s*)")
 _SPACED = re.compile(r"(\s*)(\d(?: \d){7})(\s*)")
 
@@ -265,6 +266,8 @@ def parse_dateparser(text: str, lang: str, order: str, reference: dt.date) -> Te
     """A full date read by ``dateparser``, written back in the language's long format."""
     if not any(c.isalpha() for c in text) or not any(c.isdigit() for c in text):
         return None
+    if _RANGE_OF_NUMBERS.search(text):
+        return None  # "March 12-15" is a range (``pieces``), not March 12, 2015
     import dateparser
 
     settings = {

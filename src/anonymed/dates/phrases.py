@@ -120,7 +120,7 @@ def _find_year(toks: list[Tok], day: int | None, mi: int) -> int | None:
         if toks[i - 1].text == "'" and t.kind == "num" and len(t.text) == 2 and i not in (day, mi):
             return i
     numbers = [i for i, t in enumerate(toks) if t.kind == "num" and i != day]
-    if len(numbers) == 1 and numbers[0] > mi:
+    if len(numbers) == 1 and numbers[0] > mi and toks[numbers[0] - 1].text in (" ", ","):
         t = toks[numbers[0]]
         if len(t.text) == 2 and t.text.isdecimal() and not t.suffix and (day is not None or int(t.text) > 31):
             return numbers[0]

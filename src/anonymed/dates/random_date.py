@@ -82,9 +82,10 @@ def fake_date(
     if layout is not None and value is not None and implies_over89(value, value.quantity, ref):
         return aggregate(layout.parts, over89)
     allowed = below_category(years, ref)
-    if layout is None or any(slot.name == "digits" for slot in layout.slots()):
+    if layout is None or layout.value is None:  # unread: maybe several dates, a range, a glued ID
         pieces = read_pieces(text, lang, "DMY" if lang == "fr" else "MDY", ref)
-        if pieces:
+        loose = layout is None or any(slot.name == "digits" for slot in layout.slots())
+        if len(pieces) > 1 or (pieces and loose):
             return random_pieces(text, pieces, rng, allowed, ref, over89)
     fields = draw_fields(rng, allowed)
     if layout is None:

@@ -12,7 +12,7 @@ import datetime as dt
 import string
 from collections.abc import Callable, Mapping, Sequence
 
-from anonymed.dates.model import Kind, Temporal
+from anonymed.dates.model import Kind, Slot, Temporal
 from anonymed.dates.pieces import Piece
 from anonymed.dates.temporal import fields_of, render_fields
 from anonymed.randomness import RandomSource
@@ -50,13 +50,48 @@ def constraint(
         checks.append(lambda f: all(f.get(k) == shared.get(k) for k in pieces[index].shares))
     before = chosen.get(index - 1) if index > 0 and pieces[index - 1].range_start else None
     after = chosen.get(index + 1) if pieces[index].range_start else None
-    if before is not None and day_of(before) is not None:
-        low = day_of(before)
-        checks.append(lambda f: day_of(f) is None or day_of(f) > low)  # type: ignore[operator]
-    if after is not None and day_of(after) is not None:
-        high = day_of(after)
-        checks.append(lambda f: day_of(f) is None or day_of(f) < high)  # type: ignore[operator]
+    def key(fields: Fields) -> tuple[int, int, int] | None:
+        return day_of(fields)
+
+    for j in (index - 1, index + 1):
+        room = _room(pieces, j, index)
+        if room is not None:
+            checks.append(room)
+    low, high = (key(before) if before else None), (key(after) if after else None)
+    if low is not None:
+        checks.append(lambda f: key(f) is None or key(f) > low)  # type: ignore[operator]
+    if high is not None:
+        checks.append(lambda f: key(f) is None or key(f) < high)  # type: ignore[operator]
     return lambda fields: all(check(fields) for check in checks)
+
+
+def _room(pieces: Sequence[Piece], sharer: int, index: int) -> Callable[[Fields], bool] | None:
+    """For the date a partial day shares its month with: room in that month for the day's original gap."""
+    if not 0 <= sharer < len(pieces) or partner(pieces, sharer) != index:
+        return None
+    mine, theirs = pieces[index].value, pieces[sharer].value
+    if mine is None or theirs is None:
+        return None
+    gap = int(mine.quantity) - int(theirs.quantity)  # positive when the partial day comes first
+
+    def fits(fields: Fields) -> bool:
+        day = day_of(fields)
+        if day is None:
+            return True
+        other = day[2] - gap
+        return 1 <= other <= _month_length(day[0], day[1])
+
+    return fits
+
+
+def _month_length(year: int, month: int) -> int:
+    following = dt.date(year, month, 28) + dt.timedelta(days=4)
+    return (following - dt.timedelta(days=following.day)).day
+
+
+def _writes_year(piece: Piece) -> bool:
+    """Whether the piece writes its year (or shares it with a piece that does)."""
+    return "year" in piece.shares or any(isinstance(p, Slot) and p.name == "year" for p in piece.layout.parts)
 
 
 def order_of(pieces: Sequence[Piece]) -> list[int]:
@@ -72,6 +107,9 @@ def write_pieces(text: str, pieces: Sequence[Piece], choose: Chooser, rng: Rando
         piece = pieces[index]
         other = partner(pieces, index)
         base = {k: chosen[other][k] for k in piece.shares if k in chosen[other]} if other in chosen else {}
+        neighbour = next((chosen[j] for j in (index - 1, index + 1) if j in chosen), None)
+        if neighbour is not None and "year" in neighbour and not _writes_year(piece):
+            base = {"year": neighbour["year"], **base}  # a yearless piece of a range: the same year
         result = choose(index, piece, constraint(pieces, index, chosen), base)
         if isinstance(result, str):
             written[index] = result

@@ -33,12 +33,13 @@ from anonymed.dates.over89 import (
     birth_in_past,
     cached_reference,
     check_marker,
+    has_year,
     implies_over89,
     reference_date,
 )
 from anonymed.dates.pieces import Piece, read_pieces
 from anonymed.dates.random_date import random_fields
-from anonymed.dates.ranges import Fields, write_pieces
+from anonymed.dates.ranges import Fields, partner, write_pieces
 from anonymed.dates.temporal import Kind, Slot, Temporal, fields_of, render_temporal, with_year
 from anonymed.dates.values import ORDERS, document_reading, read_values
 from anonymed.document import Span
@@ -157,7 +158,7 @@ class DateShiftOperator(Operator):
             value = piece.value
             if value is None:  # a date-shaped piece that is no real date: a real one in its layout
                 return random_fields(context.streams.for_span(_piece_span(span, piece)), accept, base)
-            value = with_year(value, year) if year is not None else value
+            value = with_year(value, year) if year is not None and not _year_shared(pieces, index) else value
             value = birth_in_past(value, born) if span.subtype == "birth" else value
             if implies_over89(value, value.quantity, born):
                 return aggregate(value.parts, marker)
@@ -240,3 +241,9 @@ def _piece_span(span: Span, piece: Piece) -> Span:
     """The piece as a span of its own (its value stream: equal pieces get equal dates)."""
     text = span.text[piece.start : piece.end]
     return Span(span.start + piece.start, span.start + piece.end, span.label, text, subtype=span.subtype)
+
+
+def _year_shared(pieces: Sequence[Piece], index: int) -> bool:
+    """Whether a partial day takes its year from a date that writes it (then no year is inferred)."""
+    other = partner(pieces, index)
+    return other is not None and has_year(pieces[other].layout.value or pieces[index].layout.value)  # type: ignore[arg-type]
