@@ -24,6 +24,7 @@ from anonymed.substitute.stage import Substituter
 
 KEY = b"patient-key-0123456789abcdef0123"
 REF = dt.date(2030, 1, 1)
+LEAP = dt.date(2028, 1, 1)
 MONTHS_FR = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
              "octobre", "novembre", "décembre"]  # fmt: skip
 MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -81,8 +82,8 @@ def test_every_date_surrogate_is_a_real_date_in_the_original_layout(
     out = _run(f"Vu le {text} .", text, Label.DATE, lang, operator, seed)
     assert _layout(out) == _layout(text), (text, out)
     order = "DMY" if lang == "fr" else "MDY"
-    before = read_pieces(text, lang, order, REF)
-    after = read_pieces(out, lang, order, REF)
+    before = read_pieces(text, lang, order, LEAP)
+    after = read_pieces(out, lang, order, LEAP)  # a yearless "2/29" may be a real date: read it so
     assert len(after) >= len([p for p in before if p.value is not None]), (text, out)
     assert all(p.value is not None for p in after), (text, out)  # every date group is a real date
     for first, second in itertools.pairwise(after):

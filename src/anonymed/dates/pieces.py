@@ -15,9 +15,11 @@ flagged ``range_start`` and must stay in order.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Final
 
 from anonymed.dates import words
@@ -33,9 +35,14 @@ _SPACED_RUN: Final = re.compile(r"(?<!\d)\d(?: \d(?!\d))+")
 _COMPACT8: Final = re.compile(r"(?<!\d)\d{8}(?!\d)")
 _TIME: Final = re.compile(r"(?<!\d)\d{1,2}\s?(?::\d{2}|[hH]\d{0,2})(?:\s?[aApP]\.?[mM]\.?)?(?![\d:])")
 _YEAR: Final = re.compile(r"(?<![\d/.\-])(?:1[89]|20)\d{2}(?![\d/.\-])")
-_DAY: Final = re.compile(r"(?<![\d/.])(?:[012]?\d|3[01])(?:st|nd|rd|th|er)?(?![\d/.]|[^\W\d_]|-\d)")
 _RANGE: Final = re.compile(r"^\s*(?:-|–|—|to|through|thru|till|until|au|jusqu'au|jusqu’au)\s*$", re.I)
 _AFTER_MONTH: Final = re.compile(r"\.?\s*(?:\d{1,2}(?:st|nd|rd|th)?(?!\d))?,?\s*(?:'?\d{4}|'?\d{2})?(?!\d)")
+#: longer spans are not read as pieces (the longest merged dates of the notes are about 100 characters)
+MAX_SPAN: Final = 400
+_RANGE_WORDS = r"(?:-|–|—|to|through|thru|till|until|au|jusqu'au|jusqu’au)"
+_DAY_TEXT = r"(?:[012]?\d|3[01])(?:st|nd|rd|th|er)?"
+_DAY_BEFORE: Final = re.compile(rf"(?<![\d/.])({_DAY_TEXT})\s*{_RANGE_WORDS}\s*$", re.I)
+_DAY_AFTER: Final = re.compile(rf"\s*{_RANGE_WORDS}\s*({_DAY_TEXT})(?![\d/.]|[^\W\d_]|-\d)", re.I)
 _MONTH_WORD: Final = re.compile(r"[^\W\d_]+\.?")
 
 
@@ -152,21 +159,41 @@ def _score(piece: Piece, text: str) -> tuple[int, int]:
 
 
 def _best(pieces: list[Piece], text: str) -> list[Piece]:
-    """The non-overlapping pieces covering the most digits (real dates count double), fewest pieces."""
+    """The non-overlapping pieces covering the most digits (real dates count double), fewest pieces.
+
+    Weighted interval scheduling: pieces sorted by their end, each either skipped or added to the best
+    set ending before it starts (found by bisection), so a long span costs n log n.
+    """
     ordered = sorted(pieces, key=lambda p: (p.end, p.start))
-    best: list[tuple[tuple[int, int], list[Piece]]] = [((0, 0), [])]
-    for piece in ordered:
-        previous = max(
-            (b for b in best if not b[1] or b[1][-1].end <= piece.start),
-            key=lambda b: (b[0][0], -b[0][1]),
-        )
+    ends = [p.end for p in ordered]
+    scores: list[tuple[int, int]] = [(0, 0)]  # (weight, -pieces) of the best set among the first i pieces
+    taken: list[bool] = []
+    for i, piece in enumerate(ordered):
+        previous = bisect.bisect_right(ends, piece.start, 0, i)
         gain = _score(piece, text)
-        best.append(((previous[0][0] + gain[0], previous[0][1] + gain[1]), [*previous[1], piece]))
-    return max(best, key=lambda b: (b[0][0], -b[0][1]))[1]
+        with_it = (scores[previous][0] + gain[0], scores[previous][1] - gain[1])
+        taken.append(with_it > scores[i])
+        scores.append(max(with_it, scores[i]))
+    chosen: list[Piece] = []
+    i = len(ordered)
+    while i > 0:
+        if taken[i - 1]:
+            chosen.append(ordered[i - 1])
+            i = bisect.bisect_right(ends, ordered[i - 1].start, 0, i - 1)
+        else:
+            i -= 1
+    return chosen[::-1]
 
 
 def read_pieces(text: str, lang: str, order: str, reference: dt.date) -> list[Piece]:
     """The date pieces of ``text`` in order, ranges linked and partial days completed (see the module)."""
+    if len(text) > MAX_SPAN:
+        return []  # no date is that long: a run-away span is left to the caller's fallback
+    return list(_read_pieces(text, lang, order, reference))
+
+
+@lru_cache(maxsize=1024)
+def _read_pieces(text: str, lang: str, order: str, reference: dt.date) -> tuple[Piece, ...]:
     chosen = _best(_candidates(text, lang, order, reference), text)
     chosen = _with_partial_days(text, chosen, lang, reference)
     linked = []
@@ -174,30 +201,36 @@ def read_pieces(text: str, lang: str, order: str, reference: dt.date) -> list[Pi
         nxt = chosen[i + 1] if i + 1 < len(chosen) else None
         is_range = nxt is not None and _RANGE.match(text[piece.end : nxt.start]) is not None
         linked.append(replace(piece, range_start=is_range))
-    return linked
+    return tuple(linked)
 
 
 def _with_partial_days(text: str, pieces: list[Piece], lang: str, reference: dt.date) -> list[Piece]:
     """Bare days on one side of a range word whose other side is a full date with a month name."""
     out = list(pieces)
-    for piece in pieces:
+    starts = {p.start for p in pieces} | {p.end for p in pieces}
+    for index, piece in enumerate(pieces):
         value = piece.value
         if value is None or value.kind is not Kind.DATE or not _has_month_name(piece):
             continue
+        window = max(0, piece.start - 24)
+        before = _DAY_BEFORE.search(text[window : piece.start])
+        after = _DAY_AFTER.match(text, piece.end)
+        found = []
+        if before is not None and (index == 0 or pieces[index - 1].end <= window + before.start(1)):
+            found.append((window + before.start(1), window + before.end(1)))
+        if after is not None and (index + 1 == len(pieces) or after.end(1) <= pieces[index + 1].start):
+            found.append((after.start(1), after.end(1)))
         day = dt.date.fromordinal(int(value.quantity))
-        for m in _DAY.finditer(text):
-            between = text[m.end() : piece.start] if m.end() <= piece.start else text[piece.end : m.start()]
-            if m.end() > piece.start and m.start() < piece.end:
+        for start, end in found:
+            if start in starts:
                 continue
-            if _RANGE.match(between) is None or any(p.start < m.end() and m.start() < p.end for p in out):
-                continue
-            number = int(re.match(r"\d+", m.group(0)).group(0))  # type: ignore[union-attr]
-            bare = parse_bare(m.group(0), year_only=False, reference=reference)
-            if bare is None or not 1 <= number <= 28 + _month_days(day) - 28:
+            bare = parse_bare(text[start:end], year_only=False, reference=reference)
+            number = int(re.match(r"\d+", text[start:end]).group(0))  # type: ignore[union-attr]
+            if bare is None or number > _month_days(day):
                 continue
             full = dt.date(day.year, day.month, number).toordinal()
             layout = Layout(bare.parts, Temporal(Kind.DATE, Unit.DAY, full, bare.parts))
-            out.append(Piece(m.start(), m.end(), layout, frozenset({"month", "year"})))
+            out.append(Piece(start, end, layout, frozenset({"month", "year"})))
     return sorted(out, key=lambda p: p.start)
 
 

@@ -50,6 +50,7 @@ def constraint(
         checks.append(lambda f: all(f.get(k) == shared.get(k) for k in pieces[index].shares))
     before = chosen.get(index - 1) if index > 0 and pieces[index - 1].range_start else None
     after = chosen.get(index + 1) if pieces[index].range_start else None
+
     def key(fields: Fields) -> tuple[int, int, int] | None:
         return day_of(fields)
 
