@@ -20,8 +20,6 @@ TOKEN_RE: Final = re.compile(r"[^\W_]+")
 WINDOW: Final = 2
 _OFFSETS: Final = tuple(offset for offset in range(-WINDOW, WINDOW + 1) if offset)
 
-_SHAPE_RUNS: Final = re.compile(r"(.)\1+")
-
 
 class TaggerToken(NamedTuple):
     """One alphanumeric token with its offsets and the characters that separate it from its neighbours."""
@@ -33,16 +31,32 @@ class TaggerToken(NamedTuple):
     newline_before: bool
 
 
+#: gaps met before: the gap string -> (its non-space characters, at most three; whether it breaks a line)
+_GAP_CACHE: dict[str, tuple[str, bool]] = {}
+
+
 def tokenize(text: str) -> list[TaggerToken]:
     """The tagger's tokens of ``text`` in order."""
     tokens: list[TaggerToken] = []
+    append = tokens.append
+    cache = _GAP_CACHE
     previous_end = 0
     for match in TOKEN_RE.finditer(text):
         start, end = match.span()
         gap = text[previous_end:start]
-        tokens.append(TaggerToken(start, end, match.group(), "".join(gap.split())[:3], "\n" in gap))
+        described = cache.get(gap)
+        if described is None:
+            described = ("".join(gap.split())[:3], "\n" in gap)
+            if len(gap) < 16 and len(cache) < 10_000:
+                cache[gap] = described
+        append(TaggerToken(start, end, text[start:end], described[0], described[1]))
         previous_end = end
     return tokens
+
+
+def _squeeze(classes: str) -> str:
+    """Runs of one character class made one: ``XXxxx`` -> ``Xx``."""
+    return "".join(char for index, char in enumerate(classes) if index == 0 or char != classes[index - 1])
 
 
 def _shape(word: str) -> str:
@@ -50,7 +64,7 @@ def _shape(word: str) -> str:
     classes = "".join(
         "X" if c.isupper() else "x" if c.isalpha() else "d" if c.isdigit() else "o" for c in word
     )
-    return _SHAPE_RUNS.sub(r"\1", classes)
+    return _squeeze(classes)
 
 
 def case_of(word: str) -> str:
@@ -154,50 +168,66 @@ class Featurizer:
         words = [self.word_features(token.text) for token in tokens]
         marks = hint_marks(tokens, hints)
         doc_case = "doc=caps" if mostly_upper(tokens) else "doc=mixed"
-        rows: list[list[str]] = []
         classes = [w.triggers for w in words] if self.triggers else []
-        last = len(tokens) - 1
-        for index, token in enumerate(tokens):
-            row = ["bias", doc_case, f"{doc_case}|{words[index].case_key}", f"gap<{token.before}"]
-            if token.newline_before or index == 0:
+        gaps = _GAPS
+        size = len(tokens)
+        rows: list[list[str]] = []
+        for i, token in enumerate(tokens):
+            word = words[i]
+            own = word.own
+            row = [
+                "bias",
+                doc_case,
+                f"{doc_case}|{word.case_key}",
+                gaps[0].get(token.before) or _gap(0, token),
+            ]
+            if token.newline_before or i == 0:
                 row.append("line_start")
-            if index < last:
-                row.append(f"gap>{tokens[index + 1].before}")
-                if tokens[index + 1].newline_before:
+            row.extend(own)
+            if i + 1 < size:
+                after = tokens[i + 1]
+                right = words[i + 1]
+                row.append(gaps[1].get(after.before) or _gap(1, after))
+                if after.newline_before:
                     row.append("line_end")
+                row.extend(right.around[1])
+                row.append(gaps[3].get(after.before) or _gap(3, after))
+                row.append(f"bigram>{own[0]}|{right.own[0]}")
+                row.extend(words[i + 2].around[2] if i + 2 < size else _PAD_AFTER2)
             else:
-                row.append("doc_end")
-            row.extend(words[index].own)
-            _add_context(row, words, tokens, index)
+                row.extend(_LAST)
+            if i > 0:
+                before = tokens[i - 1]
+                left = words[i - 1]
+                row.extend(left.around[-1])
+                row.append(gaps[2].get(before.before) or _gap(2, before))
+                row.append(f"bigram<{left.own[0]}|{own[0]}")
+                row.extend(words[i - 2].around[-2] if i >= 2 else _PAD_BEFORE2)
+            else:
+                row.extend(_FIRST)
             if classes:
-                row.extend(context_features(classes, index, words[index].case_key))
+                row.extend(context_features(classes, i, word.case_key))
             if marks:
-                _add_hints(row, marks, index)
+                _add_hints(row, marks, i)
             rows.append(row)
         return rows
 
 
-_PADS: Final = {offset: f"{offset}:pad" for offset in _OFFSETS}
+#: cached gap features: 0 ``gap<`` of the token, 1 ``gap>`` (the next token's), 2 ``-1:gap<``, 3 ``1:gap<``
+_GAP_PREFIXES: Final = ("gap<", "gap>", "-1:gap<", "1:gap<")
+_GAPS: Final[tuple[dict[str, str], ...]] = ({}, {}, {}, {})
+_PAD_BEFORE2: Final = ("-2:pad",)
+_PAD_AFTER2: Final = ("2:pad",)
+_FIRST: Final = ("-1:pad", "-2:pad")
+_LAST: Final = ("doc_end", "1:pad", "2:pad")
 
 
-def _add_context(
-    row: list[str], words: Sequence[WordFeatures], tokens: Sequence[TaggerToken], i: int
-) -> None:
-    size = len(tokens)
-    append, extend = row.append, row.extend
-    for offset in _OFFSETS:
-        j = i + offset
-        if 0 <= j < size:
-            extend(words[j].around[offset])
-            if offset == 1 or offset == -1:
-                append(f"{offset}:gap<{tokens[j].before}")
-        else:
-            append(_PADS[offset])
-    word = words[i].own[0]
-    if i > 0:
-        append(f"bigram<{words[i - 1].own[0]}|{word}")
-    if i + 1 < size:
-        append(f"bigram>{word}|{words[i + 1].own[0]}")
+def _gap(kind: int, token: TaggerToken) -> str:
+    """The gap feature of ``kind`` for the separator before ``token`` (cached: separators repeat)."""
+    feature = _GAP_PREFIXES[kind] + token.before
+    if len(_GAPS[kind]) < 10_000:
+        _GAPS[kind][token.before] = feature
+    return feature
 
 
 def hint_marks(tokens: Sequence[TaggerToken], hints: Sequence[Span]) -> dict[int, list[str]]:
