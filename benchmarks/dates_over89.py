@@ -7,7 +7,7 @@ reference date (``over89.age_reference`` at ``--today``). Reported per operator:
 90+ years back, surrogates that are the ``[90+]`` marker, and surrogates that are dates implying 90+ (read
 back with ``parse_layout``; birth dates with two-digit years in the past). Usage:
 
-    .venv/bin/python benchmarks/dates_over89.py --data /work/shared/data --runs 3 --today 2026-11-22
+    .venv/bin/python benchmarks/dates_over89.py --data DATA --runs 3 --today 2026-11-22
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from anonymed.dates.layout import parse_layout
+from anonymed.dates.over89 import OVER89, age_reference, birth_in_past, implies_over89
+from anonymed.dates.temporal import parse_temporal
 from anonymed.document import Document, Span
 from anonymed.io.registry import open_reader
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute.over89 import OVER89, age_reference, birth_in_past, implies_over89
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
-from anonymed.substitute.temporal import parse_temporal
-from anonymed.substitute.temporal_layout import parse_layout
 
 CORPORA = (
     ("physionet_deid/id.text", "physionet-deid"),
@@ -83,7 +83,12 @@ def measure(docs: list[Document], runs: int) -> Counter[str]:
 def main() -> None:
     """Print the counts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument(
+        "--data",
+        type=Path,
+        required=True,
+        help="data root with physionet_deid/, eds_pseudo_fr_synth/ and presidio_synth/",
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--today", type=dt.date.fromisoformat, default=dt.date.today())
     args = parser.parse_args()

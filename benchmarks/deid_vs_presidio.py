@@ -28,6 +28,7 @@ from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.io.physionet import PhysionetReader
 from anonymed.labels import PRESIDIO_LABELS, Label
 from anonymed.pipeline import Pipeline
+from anonymed.train.recipe import training_root
 
 Detect = Callable[[Document], Sequence[Span]]
 HEADER = (
@@ -121,10 +122,13 @@ def main() -> None:
     """Measure, then print the table and the conditions."""
     from threadpoolctl import threadpool_limits
 
-    from anonymed.train.recipe import training_root
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=training_root(), help="folder with physionet_deid/")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=training_root(),
+        help="data root with physionet_deid/ (default: the development notes shipped in the package)",
+    )
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=3, help="runs per system; the fastest counts")
     args = parser.parse_args()

@@ -17,15 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from anonymed.dates.model import UNITS_PER_YEAR
+from anonymed.dates.over89 import HIPAA_MAX_AGE
+from anonymed.dates.temporal import Temporal, Unit, parse_temporal, render_temporal
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
 from anonymed.substitute.dp_common import DPOperator, DPParams
-from anonymed.substitute.temporal import Temporal, Unit, parse_temporal, render_temporal
-from anonymed.substitute.temporal_model import UNITS_PER_YEAR
-
-HIPAA_MAX_AGE = 89
 
 
 @dataclass(frozen=True)
@@ -71,9 +70,18 @@ class DPAgeOperator(DPOperator):
     def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
         """The span with its perturbed, HIPAA-grouped age."""
         assert isinstance(value, Temporal) and isinstance(self.params, DPAgeParams)
+        from anonymed.substitute.dp_date_law import age_p_unchanged  # it imports this module
+
         ledger = self.ledger(context)
         epsilon = ledger.epsilon_for(key)
-        parameters = {"unit": value.unit.value, "scale": 1.0 / epsilon, "sensitivity": 1, "over89": "grouped"}
+        parameters = {
+            "unit": value.unit.value,
+            "scale": 1.0 / epsilon,
+            "sensitivity": 1,
+            "over89": "grouped",
+            "p_unchanged": age_p_unchanged(value, epsilon),
+            "p_unchanged_of": "release",
+        }
         quantity = value.quantity
         noisy = ledger.draw(key, "laplace", parameters, lambda e: mechanisms.laplace_quantity(quantity, e))
         shared.setdefault("released", {})[key] = noisy
