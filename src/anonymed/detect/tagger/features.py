@@ -166,7 +166,7 @@ class Featurizer:
         ``hints`` are spans of other detectors: each token they cover gets ``hint=<source>:<label>``.
         """
         words = [self.word_features(token.text) for token in tokens]
-        marks = hint_marks(tokens, hints)
+        marked = _hint_rows(hint_marks(tokens, hints), len(tokens))
         doc_case = "doc=caps" if mostly_upper(tokens) else "doc=mixed"
         classes = [w.triggers for w in words] if self.triggers else []
         gaps = _GAPS
@@ -207,8 +207,8 @@ class Featurizer:
                 row.extend(_FIRST)
             if classes:
                 row.extend(context_features(classes, i, word.case_key))
-            if marks:
-                _add_hints(row, marks, i)
+            if marked:
+                row.extend(marked.get(i, ()))
             rows.append(row)
         return rows
 
@@ -245,12 +245,18 @@ def hint_marks(tokens: Sequence[TaggerToken], hints: Sequence[Span]) -> dict[int
     return marks
 
 
-def _add_hints(row: list[str], marks: Mapping[int, list[str]], i: int) -> None:
-    for offset in (-1, 0, 1):
-        for mark in marks.get(i + offset, ()):
-            row.append(f"{offset}:hint={mark}")
-            if offset == 0:
-                row.append(f"hint={mark.split('/')[0]}")
+def _hint_rows(marks: Mapping[int, list[str]], size: int) -> dict[int, list[str]]:
+    """Token index -> its hint features: ``0:hint=<mark>`` and ``hint=<label>`` for the marks it holds,
+    ``-1:hint=`` / ``1:hint=`` for those of the token before / after it."""
+    rows: dict[int, list[str]] = {}
+    for index, found in marks.items():
+        for mark in found:
+            rows.setdefault(index, []).extend((f"0:hint={mark}", f"hint={mark.split('/')[0]}"))
+            if index + 1 < size:
+                rows.setdefault(index + 1, []).append(f"-1:hint={mark}")
+            if index > 0:
+                rows.setdefault(index - 1, []).append(f"1:hint={mark}")
+    return rows
 
 
 def mostly_upper(tokens: Sequence[TaggerToken]) -> bool:
