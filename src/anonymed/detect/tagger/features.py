@@ -114,18 +114,20 @@ class WordFeatures(NamedTuple):
     """The cached features of one word: its own, and the prefixed copies its neighbours take."""
 
     own: tuple[str, ...]
+    kept: tuple[str, ...]  # of ``own``, the features the model knows (all of them while training)
     case_key: str  # ``case=<upper|title|lower|initial|digit|mixed>``
     around: Mapping[int, tuple[str, ...]]  # offset -> features this word gives the token at -offset
     triggers: tuple[str, ...]  # the context-word classes of the word (see ``tagger.triggers``)
 
 
-def _around(own: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
+def _around(own: tuple[str, ...], known: frozenset[str] | None) -> dict[int, tuple[str, ...]]:
     packs: dict[int, tuple[str, ...]] = {}
     lexicon = [f for f in own[2:] if f.startswith(("lex=", "cl"))]
     for offset in _OFFSETS:
         if offset:
             extra = lexicon if abs(offset) == 1 else []
-            packs[offset] = tuple(f"{offset}:{f}" for f in (own[0], own[1], *extra))
+            pack = (f"{offset}:{f}" for f in (own[0], own[1], *extra))
+            packs[offset] = tuple(pack if known is None else (f for f in pack if f in known))
     return packs
 
 
@@ -133,11 +135,19 @@ class Featurizer:
     """Turns a text into tokens and one list of string features per token (cached per word)."""
 
     def __init__(
-        self, lexicons: FeatureLexicons, clusters: WordClusters | None = None, *, triggers: bool = False
+        self,
+        lexicons: FeatureLexicons,
+        clusters: WordClusters | None = None,
+        *,
+        triggers: bool = False,
+        known: frozenset[str] | None = None,
     ) -> None:
         self.lexicons = lexicons
         self.clusters = clusters
         self.triggers = triggers
+        #: the features a trained model gives a weight: the others are left out of the rows (they change
+        #: nothing and cost a conversion each); None while training
+        self.known = known
         self._cache: dict[str, WordFeatures] = {}
 
     def word_features(self, word: str) -> WordFeatures:
@@ -155,7 +165,9 @@ class Featurizer:
         if self.clusters is not None and not word.isdigit():
             features.extend(self.clusters.features(word))
         own = tuple(features)
-        result = WordFeatures(own, own[1], _around(own), trigger_classes(word))
+        known = self.known
+        kept = own if known is None else tuple(f for f in own if f in known)
+        result = WordFeatures(own, kept, own[1], _around(own, known), trigger_classes(word))
         if len(self._cache) < 500_000:
             self._cache[word] = result
         return result
@@ -169,46 +181,58 @@ class Featurizer:
         marked = _hint_rows(hint_marks(tokens, hints), len(tokens))
         doc_case = "doc=caps" if mostly_upper(tokens) else "doc=mixed"
         classes = [w.triggers for w in words] if self.triggers else []
+        known = self.known
         gaps = _GAPS
         size = len(tokens)
         rows: list[list[str]] = []
         for i, token in enumerate(tokens):
             word = words[i]
             own = word.own
-            row = [
+            row = list(word.kept)  # the cached parts come filtered already; the others are few and known
+            extra = [
                 "bias",
                 doc_case,
                 f"{doc_case}|{word.case_key}",
                 gaps[0].get(token.before) or _gap(0, token),
             ]
             if token.newline_before or i == 0:
-                row.append("line_start")
-            row.extend(own)
+                extra.append("line_start")
             if i + 1 < size:
                 after = tokens[i + 1]
                 right = words[i + 1]
-                row.append(gaps[1].get(after.before) or _gap(1, after))
-                if after.newline_before:
-                    row.append("line_end")
                 row.extend(right.around[1])
-                row.append(gaps[3].get(after.before) or _gap(3, after))
-                row.append(f"bigram>{own[0]}|{right.own[0]}")
-                row.extend(words[i + 2].around[2] if i + 2 < size else _PAD_AFTER2)
+                extra.append(gaps[1].get(after.before) or _gap(1, after))
+                if after.newline_before:
+                    extra.append("line_end")
+                extra.append(gaps[3].get(after.before) or _gap(3, after))
+                bigram = f"bigram>{own[0]}|{right.own[0]}"
+                if known is None or bigram in known:  # word pairs: most are unknown to the model
+                    extra.append(bigram)
+                if i + 2 < size:
+                    row.extend(words[i + 2].around[2])
+                else:
+                    extra.extend(_PAD_AFTER2)
             else:
-                row.extend(_LAST)
+                extra.extend(_LAST)
             if i > 0:
                 before = tokens[i - 1]
                 left = words[i - 1]
                 row.extend(left.around[-1])
-                row.append(gaps[2].get(before.before) or _gap(2, before))
-                row.append(f"bigram<{left.own[0]}|{own[0]}")
-                row.extend(words[i - 2].around[-2] if i >= 2 else _PAD_BEFORE2)
+                extra.append(gaps[2].get(before.before) or _gap(2, before))
+                bigram = f"bigram<{left.own[0]}|{own[0]}"
+                if known is None or bigram in known:
+                    extra.append(bigram)
+                if i >= 2:
+                    row.extend(words[i - 2].around[-2])
+                else:
+                    extra.extend(_PAD_BEFORE2)
             else:
-                row.extend(_FIRST)
+                extra.extend(_FIRST)
             if classes:
-                row.extend(context_features(classes, i, word.case_key))
+                extra.extend(context_features(classes, i, word.case_key))
             if marked:
-                row.extend(marked.get(i, ()))
+                extra.extend(marked.get(i, ()))
+            row.extend(extra)
             rows.append(row)
         return rows
 
