@@ -28,7 +28,6 @@ from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.io.physionet import PhysionetReader
 from anonymed.labels import PRESIDIO_LABELS, Label
 from anonymed.pipeline import Pipeline
-from anonymed.train.recipe import training_root
 
 Detect = Callable[[Document], Sequence[Span]]
 HEADER = (
@@ -121,6 +120,8 @@ def row(result: dict[str, Any]) -> str:
 def main() -> None:
     """Measure, then print the table and the conditions."""
     from threadpoolctl import threadpool_limits
+
+    from anonymed.train.recipe import training_root
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(

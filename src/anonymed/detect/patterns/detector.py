@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any, ClassVar, Final
 
 from anonymed.detect.base import Detector
+from anonymed.detect.custom import compile_patterns
 from anonymed.detect.patterns import (
     ages,
     contact,
@@ -108,6 +109,7 @@ class PatternDetector(Detector):
 
     def __init__(self, params: PatternParams | Mapping[str, Any] | None = None) -> None:
         self.params = _params(params)
+        self.custom = compile_patterns(self.params.custom)  # the site's formats (anonymed.detect.custom)
 
     def detect(self, doc: Document) -> list[Span]:
         """Non-overlapping spans found in ``doc.text`` (source ``patterns``)."""
@@ -125,4 +127,5 @@ class PatternDetector(Detector):
 
     def _scan(self, scan: Scan) -> list[Span]:
         candidates = [span for finder in FINDERS for span in finder(scan)]
+        candidates += find_declared(self.custom, scan)
         return mark_births(scan, resolve_overlaps(candidates))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,7 +22,6 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from anonymed import __version__
 from anonymed.errors import ConfigError
 from anonymed.labels import SUBTYPES, Label
 from anonymed.review.decisions import DecisionLog, Event
@@ -31,7 +31,7 @@ from anonymed.service.app import check_api_key, validation_error
 from anonymed.service.middleware import BodyLimit, RequestLog
 from anonymed.service.settings import MIN_API_KEY_LENGTH
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent / "static" / "review"
 PATHS = ("/", "/api/info", "/api/progress", "/api/decisions")
 REVIEWER_PATTERN = r"^[A-Za-z0-9._-]{1,64}$"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -104,7 +104,11 @@ def create_review_app(settings: ReviewSettings) -> FastAPI:
     positions = {note.key: i for i, note in enumerate(notes)}
     log = DecisionLog(folder.decisions_path)
     app = FastAPI(
-        title="anonymed review", version=__version__, docs_url=None, redoc_url=None, openapi_url=None
+        title="anonymed review",
+        version=metadata.version("anonymed"),
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
     )
     app.state.settings = settings
     app.add_exception_handler(RequestValidationError, validation_error)
@@ -120,7 +124,7 @@ def create_review_app(settings: ReviewSettings) -> FastAPI:
         manifest = folder.manifest
         return {
             "name": "anonymed review",
-            "version": __version__,
+            "version": metadata.version("anonymed"),
             "notes": len(notes),
             "labels": _labels(),
             "top_labels": [label.value for label in Label],

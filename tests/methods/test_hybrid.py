@@ -6,24 +6,17 @@ import pickle
 from pathlib import Path
 
 import pytest
-from sentence_corpus import tiny_bank
 
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
-from anonymed.obfuscate.banks import normalise
-from anonymed.obfuscate.hybrid import HybridConfig, HybridObfuscator
+from anonymed.methods import HybridConfig, build_method
+from anonymed.obfuscate.banks import load_bank, normalise
 from anonymed.obfuscate.splitter import split_sentences
-from anonymed.runner.factories import HybridFactory
 
 NOTE = "Mr. John Smith was seen on 03/14/2019. The knee was examined with mild pain.\nPLAN:\nHome."
 SEEDABLE = {Label.DATE: "fake", Label.AGE: "fake"}
-
-
-@pytest.fixture(scope="module")
-def bank(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tiny_bank().save(tmp_path_factory.mktemp("hybrid") / "bank")
 
 
 def test_configuration_reads_pipeline_tables_and_a_hybrid_table(tmp_path: Path, bank: Path) -> None:
@@ -53,28 +46,28 @@ def test_bad_hybrid_tables_are_refused(table: dict[str, object]) -> None:
 
 def test_phi_is_replaced_first_then_every_sentence(bank: Path) -> None:
     config = HybridConfig(PipelineConfig(seed=3, operators=SEEDABLE), "sentences", 4, bank=bank)
-    doc = HybridObfuscator(config).load()(Document("n1", NOTE))
+    doc = build_method(config)(Document("n1", NOTE))
     assert doc.replacements and {r.label for r in doc.replacements} >= {Label.NAME, Label.DATE}
     assert "Smith" not in doc.result and "03/14/2019" not in doc.result
     after = [doc.result[s.start : s.end] for s in split_sentences(doc.result)]
-    assert set(after) <= set(tiny_bank().sentences)
+    assert set(after) <= set(load_bank(bank).sentences)
     assert normalise(after[1]) != normalise("The knee was examined with mild pain.")
     assert doc.privacy["sentences"]["sentences"] == len(after)
 
 
 def test_hybrid_is_reproducible_with_a_seed(bank: Path) -> None:
     config = HybridConfig(PipelineConfig(seed=3, operators=SEEDABLE), "sentences", 4, bank=bank)
-    outputs = {HybridObfuscator(config)(Document("n1", NOTE)).result for _ in range(2)}
+    outputs = {config.build()(Document("n1", NOTE)).result for _ in range(2)}
     assert len(outputs) == 1
 
 
 def test_hybrid_then_words_uses_the_word_obfuscator() -> None:
     config = HybridConfig(PipelineConfig(seed=2, operators=SEEDABLE), then="words", n="3")
-    doc = HybridObfuscator(config).load()(Document("n2", NOTE))
+    doc = build_method(config)(Document("n2", NOTE))
     assert doc.privacy["words"]["n"] == "3" and "Smith" not in doc.result
 
 
-def test_hybrid_factory_survives_pickling(bank: Path) -> None:
-    factory = HybridFactory(PipelineConfig(seed=1), "sentences", 3, bank=bank)
-    again = pickle.loads(pickle.dumps(factory))
-    assert again.fingerprint() == factory.fingerprint() and again.bank == bank
+def test_hybrid_configuration_survives_pickling(bank: Path) -> None:
+    config = HybridConfig(PipelineConfig(seed=1), "sentences", 3, bank=bank)
+    again = pickle.loads(pickle.dumps(config))
+    assert again.fingerprint() == config.fingerprint() and again.bank == bank
