@@ -39,12 +39,12 @@ PLACES = {
     "embeddings": "parts",
     "config": "parts",
     "profiles": "parts",
-    "tomlfile": "parts",
     "document": "model",
     "labels": "model",
     "params": "model",
     "randomness": "model",
     "errors": "model",
+    "tomlfile": "model",
     "_lazy": "model",
 }
 #: the one documented exception (importer, imported): the tagger's word-cluster features read embedding
