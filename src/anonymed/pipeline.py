@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -20,9 +20,7 @@ from anonymed.substitute.summary import substitution_summary
 
 
 class Pipeline:
-    """A named, ordered group of stages; heavy resources are built once and shared by reference."""
-
-    name = "deid"
+    """The configured stages in order; heavy resources are built once and shared by reference."""
 
     def __init__(self, config: PipelineConfig | None = None) -> None:
         self.config = config if config is not None else PipelineConfig()
@@ -73,19 +71,11 @@ class Pipeline:
         """Replace the document's spans with surrogates from a per-document random stream."""
         return self.substituter_(doc, self.rng_.spawn(f"doc:{doc.id}"))
 
-    def run(self, doc: Document, *, disable: Iterable[str] = ()) -> Document:
-        """Run the configured stages in order, skipping those named in ``disable``."""
-        skip = set(disable)
+    def run(self, doc: Document) -> Document:
+        """Run the configured stages (``config.stages``) in order."""
         for stage in self.config.stages:
-            if stage not in skip:
-                doc = getattr(self, stage)(doc)
+            doc = getattr(self, stage)(doc)
         return doc
-
-    def run_many(self, docs: Iterable[Document], *, disable: Iterable[str] = ()) -> Iterator[Document]:
-        """Run the pipeline over a stream of documents, lazily."""
-        skip = tuple(disable)
-        for doc in docs:
-            yield self.run(doc, disable=skip)
 
 
 def substitution_report(config: PipelineConfig, counters: Mapping[str, int]) -> dict[str, Any]:
