@@ -29,7 +29,6 @@ PLACES = {
     "review": "work",
     "methods": "composition",
     "pipeline": "composition",
-    "obfuscate": "composition",  # words/ + sentences/ + embeddings/ until phase B splits it
     "words": "composition",
     "sentences": "composition",
     "io": "parts",
@@ -47,9 +46,8 @@ PLACES = {
     "tomlfile": "model",
     "_lazy": "model",
 }
-#: the one documented exception (importer, imported): the tagger's word-cluster features read embedding
-#: spaces, which live in ``obfuscate/`` until phase B moves them to ``embeddings/`` (a part)
-EXCEPTIONS = frozenset({("anonymed.detect.tagger.clusters", "anonymed.obfuscate.spaces")})
+#: documented exceptions (importer, imported); none since the embedding spaces became a part (``embeddings/``)
+EXCEPTIONS: frozenset[tuple[str, str]] = frozenset()
 MODULE_NAME = re.compile(r"anonymed(\.\w+)+(:\w+)?")
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from anonymed.audit.embedding import Embedding
+from anonymed.embeddings.tokenize import words
 from anonymed.errors import ConfigError
-from anonymed.obfuscate.tokenize import words
 
 ALGORITHMS = ("cbow", "skipgram", "fasttext", "glove")
 MAX_LINE = 10_000  # gensim's longest sentence

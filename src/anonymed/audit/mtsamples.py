@@ -18,8 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from anonymed.audit.data import diagnosis_key
-from anonymed.obfuscate.corpus import MTSAMPLES
-from anonymed.obfuscate.tokenize import words
+from anonymed.embeddings.tokenize import words
+from anonymed.io.corpus import MTSAMPLES
 
 #: MTSamples "specialties" that name a kind of report rather than a clinical domain (surgery: operative
 #: reports, radiology: imaging reports; together they fill half the corpus and would be everyone's diagnosis)

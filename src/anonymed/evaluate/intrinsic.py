@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from anonymed.embeddings.tokenize import words
 from anonymed.errors import ConfigError, ResourceError
-from anonymed.obfuscate.tokenize import words
 
 WORDSIM = Path(__file__).resolve().parents[1] / "resources" / "wordsim"
 BENCHMARKS = (

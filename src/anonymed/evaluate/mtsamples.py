@@ -19,7 +19,7 @@ from pathlib import Path
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.io.base import ReadFailure
-from anonymed.obfuscate.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
+from anonymed.io.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
 
 NOTE_TYPES = frozenset(
     {

@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from anonymed.errors import ConfigError, ResourceError
 from anonymed.io.hashed_folder import read_meta, save_folder, write_hashed_meta
-from anonymed.obfuscate.encoders import SentenceEncoder, load_encoder
+from anonymed.sentences.encoders import SentenceEncoder, load_encoder
 
 FORMAT, VERSION = "anonymed-bank", 1
 IndexKind = Literal["auto", "flat", "ivf", "hnsw", "ivfpq"]

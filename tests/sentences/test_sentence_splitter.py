@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anonymed.obfuscate.splitter import layout, split_sentences
+from anonymed.sentences.splitter import layout, split_sentences
 
 GOLD = Path(__file__).resolve().parents[1] / "fixtures" / "sentences"
 

@@ -12,11 +12,11 @@ from sentence_corpus import PLANTED_WORDS, tiny_bank
 
 from anonymed.document import Document
 from anonymed.errors import ConfigError, ResourceError
-from anonymed.obfuscate.bank_build import DEFAULT_BANK, default_bank, pack_bank
-from anonymed.obfuscate.banks import Bank, IndexParams, keys_of, load_bank, normalise
-from anonymed.obfuscate.doc2vec_compact import build_model, quantised, restored
-from anonymed.obfuscate.encoders import Doc2VecEncoder
-from anonymed.obfuscate.sentences import SentenceObfuscator
+from anonymed.sentences.bank_build import DEFAULT_BANK, default_bank, pack_bank
+from anonymed.sentences.banks import Bank, IndexParams, keys_of, load_bank, normalise
+from anonymed.sentences.doc2vec_compact import build_model, quantised, restored
+from anonymed.sentences.encoders import Doc2VecEncoder
+from anonymed.sentences.obfuscator import SentenceObfuscator
 
 #: the tiny bank has 24 dimensions and a few hundred sentences: 8 sub-quantisers of 16 centroids
 TINY_PQ = IndexParams(kind="ivfpq", pq_m=8, pq_bits=4, nprobe=4)

@@ -7,8 +7,8 @@ from abc import ABC, abstractmethod
 import numpy as np
 import numpy.typing as npt
 
-from anonymed.obfuscate.neighbours import nearest
-from anonymed.obfuscate.spaces import Space
+from anonymed.embeddings.neighbours import nearest
+from anonymed.embeddings.spaces import Space
 from anonymed.randomness import RandomSource
 
 MIN_POOL = 20

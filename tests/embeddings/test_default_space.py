@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from anonymed.obfuscate import WordObfuscator, default_space
-from anonymed.obfuscate.spaces import DEFAULT_SPACE
-from anonymed.obfuscate.tokenize import split
+from anonymed.embeddings import default_space
+from anonymed.embeddings.spaces import DEFAULT_SPACE
+from anonymed.embeddings.tokenize import split
+from anonymed.words import WordObfuscator
 
 NOTE = "HISTORY: Mr. Arnold Smith, 54, has alcoholic cirrhosis, HCV and variceal bleeds.\nSeen 12/03/2019."
 

@@ -17,15 +17,15 @@ import numpy as np
 import numpy.typing as npt
 
 from anonymed.document import Document
+from anonymed.embeddings.neighbours import Progress
+from anonymed.embeddings.spaces import Space, cached_space, default_space
+from anonymed.embeddings.tokenize import LOWER, apply_case, case_pattern, is_number, lower_all, split
+from anonymed.embeddings.training import TrainParams, train_space
+from anonymed.embeddings.vocab import Hygiene
 from anonymed.errors import ConfigError
-from anonymed.obfuscate.neighbours import Progress
-from anonymed.obfuscate.numbers import random_numbers
-from anonymed.obfuscate.oov import UnseenWords, unseen_words
-from anonymed.obfuscate.spaces import Space, cached_space, default_space
-from anonymed.obfuscate.tokenize import LOWER, apply_case, case_pattern, is_number, lower_all, split
-from anonymed.obfuscate.training import TrainParams, train_space
-from anonymed.obfuscate.vocab import Hygiene
 from anonymed.randomness import RandomSource, check_random_state
+from anonymed.words.numbers import random_numbers
+from anonymed.words.oov import UnseenWords, unseen_words
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,12 @@ from typing import Any, TextIO
 import numpy as np
 
 from anonymed.document import Document
+from anonymed.embeddings.neighbours import Progress, build_table
+from anonymed.embeddings.spaces import Space
+from anonymed.embeddings.subwords import Subwords
+from anonymed.embeddings.tokenize import words
+from anonymed.embeddings.vocab import Counts, Hygiene, candidate_ids, casefold_groups
 from anonymed.errors import ConfigError
-from anonymed.obfuscate.neighbours import Progress, build_table
-from anonymed.obfuscate.spaces import Space
-from anonymed.obfuscate.subwords import Subwords
-from anonymed.obfuscate.tokenize import words
-from anonymed.obfuscate.vocab import Counts, Hygiene, candidate_ids, casefold_groups
 
 ALGORITHMS = ("word2vec", "fasttext")
 DTYPES = ("float32", "float16")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kneo_corpus import PLANTED, TINY, TWO_NOTES, tiny_corpus
 
 from anonymed.document import Document
+from anonymed.embeddings import PAPER_PARAMS, Hygiene, Space, TrainParams, train_space
 from anonymed.errors import ConfigError
-from anonymed.obfuscate import PAPER_PARAMS, Hygiene, Space, TrainParams, WordObfuscator, train_space
+from anonymed.words import WordObfuscator
+from kneo_corpus import PLANTED, TINY, TWO_NOTES, tiny_corpus
 
 
 def test_a_name_from_one_note_is_in_the_space_but_not_a_candidate(fasttext_space: Space) -> None:
@@ -22,8 +23,8 @@ def test_a_word_from_two_notes_is_not_a_candidate_with_the_default_three(fasttex
     assert TWO_NOTES not in fasttext_space.candidate_set
 
 
-def test_lowering_the_thresholds_admits_it(corpus: list[str]) -> None:
-    space = train_space(corpus, TINY, Hygiene(min_count=2, min_docs=2))
+def test_lowering_the_thresholds_admits_it(word_corpus: list[str]) -> None:
+    space = train_space(word_corpus, TINY, Hygiene(min_count=2, min_docs=2))
     assert TWO_NOTES in space.candidate_set and PLANTED not in space.candidate_set
 
 
@@ -52,8 +53,8 @@ def test_hygiene_by_patient_counts_patients_not_notes() -> None:
     assert space.doc_freq[space.index["the"]] <= 21  # 20 other patients + p1
 
 
-def test_training_is_reproducible_with_one_worker(corpus: list[str], fasttext_space: Space) -> None:
-    again = train_space(corpus, TINY, Hygiene())
+def test_training_is_reproducible_with_one_worker(word_corpus: list[str], fasttext_space: Space) -> None:
+    again = train_space(word_corpus, TINY, Hygiene())
     assert np.array_equal(again.vectors, fasttext_space.vectors)
     assert np.array_equal(again.neighbours, fasttext_space.neighbours)
 
@@ -63,8 +64,8 @@ def test_papers_settings_are_available() -> None:
     assert (PAPER_PARAMS.epochs, PAPER_PARAMS.min_count) == (100, 1)
 
 
-def test_float16_storage_halves_the_vectors(corpus: list[str]) -> None:
-    space = train_space(corpus, TrainParams(**{**TINY.__dict__, "dtype": "float16"}), Hygiene())
+def test_float16_storage_halves_the_vectors(word_corpus: list[str]) -> None:
+    space = train_space(word_corpus, TrainParams(**{**TINY.__dict__, "dtype": "float16"}), Hygiene())
     assert space.vectors.dtype == np.float16 and space.subwords is not None
     assert space.subwords.ngrams.dtype == np.float16
 

@@ -21,9 +21,9 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from anonymed.embeddings.neighbours import normalised
 from anonymed.errors import ConfigError, ResourceError
-from anonymed.obfuscate.doc2vec_compact import compact_model, load_compact, save_compact
-from anonymed.obfuscate.neighbours import normalised
+from anonymed.sentences.doc2vec_compact import compact_model, load_compact, save_compact
 
 #: the names that mean the default sentence-transformers model
 MINILM_NAMES = frozenset({"minilm", "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"})

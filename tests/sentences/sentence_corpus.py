@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from anonymed.obfuscate.bank_build import BankParams, build_bank
-from anonymed.obfuscate.banks import Bank, IndexParams
-from anonymed.obfuscate.encoders import Doc2VecParams
+from anonymed.sentences.bank_build import BankParams, build_bank
+from anonymed.sentences.banks import Bank, IndexParams
+from anonymed.sentences.encoders import Doc2VecParams
 
 SUBJECTS = ["The patient", "She", "He", "The child", "The resident", "The wound", "The abdomen", "The knee"]
 VERBS = ["was examined", "was treated", "tolerated the procedure", "was prepped", "was draped", "improved"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from anonymed.obfuscate import Hygiene, TrainParams
+from anonymed.embeddings import Hygiene, TrainParams
 
 COMMON = [
     "the",

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from anonymed.embeddings import Space
+from anonymed.embeddings.neighbours import build_table, check_table, normalised
+from anonymed.embeddings.vocab import casefold_groups
 from anonymed.errors import ConfigError, ResourceError
-from anonymed.obfuscate import Space
-from anonymed.obfuscate.neighbours import build_table, check_table, normalised
-from anonymed.obfuscate.vocab import casefold_groups
 
 
 def test_table_is_int32_vocab_by_n_max(fasttext_space: Space) -> None:

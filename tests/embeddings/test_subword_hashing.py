@@ -7,8 +7,8 @@ from gensim.models.fasttext import ft_ngram_hashes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anonymed.obfuscate import Space
-from anonymed.obfuscate.subwords import ngram_hashes
+from anonymed.embeddings import Space
+from anonymed.embeddings.subwords import ngram_hashes
 
 
 @settings(max_examples=200)

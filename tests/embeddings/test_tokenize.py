@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anonymed.obfuscate.tokenize import (
+from anonymed.embeddings.tokenize import (
     LOWER,
     TITLE,
     UPPER,

@@ -17,9 +17,9 @@ import numpy as np
 
 from anonymed.document import Document
 from anonymed.errors import ConfigError
-from anonymed.obfuscate.banks import SEARCH_BATCH, Bank, keys_of, load_bank
-from anonymed.obfuscate.splitter import Sentence, layout, split_sentences
 from anonymed.randomness import RandomSource, check_random_state
+from anonymed.sentences.banks import SEARCH_BATCH, Bank, keys_of, load_bank
+from anonymed.sentences.splitter import Sentence, layout, split_sentences
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class SentenceObfuscator:
             if isinstance(self.bank, str | Path):
                 self.bank_ = load_bank(self.bank)
             else:
-                from anonymed.obfuscate.bank_build import default_bank
+                from anonymed.sentences.bank_build import default_bank
 
                 self.bank_ = default_bank()
         if len(self.bank_) <= self.k:

@@ -11,10 +11,10 @@ from sentence_corpus import PLANTED, PLANTED_WORDS, notes, sentence, tiny_bank
 
 from anonymed.document import Document
 from anonymed.errors import ConfigError
-from anonymed.obfuscate.banks import normalise
-from anonymed.obfuscate.sentences import SentenceObfuscator
-from anonymed.obfuscate.splitter import layout, split_sentences
 from anonymed.randomness import RandomSource
+from anonymed.sentences.banks import normalise
+from anonymed.sentences.obfuscator import SentenceObfuscator
+from anonymed.sentences.splitter import layout, split_sentences
 
 NOTE = (
     "HISTORY OF PRESENT ILLNESS:\nThe patient was examined with mild pain. She improved without complication."

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anonymed.obfuscate.numbers import random_numbers
 from anonymed.randomness import RandomSource
+from anonymed.words.numbers import random_numbers
 
 
 @given(st.lists(st.from_regex(r"\A[0-9]{1,18}\Z"), max_size=20), st.integers(0, 1000))

@@ -11,8 +11,8 @@ from sentence_corpus import PLANTED, PLANTED_WORDS, TINY_D2V, notes, tiny_bank
 
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
-from anonymed.obfuscate.bank_build import BankParams, build_bank, collect_sentences
-from anonymed.obfuscate.banks import IndexParams, build_index, key_of, keys_of, load_bank, normalise
+from anonymed.sentences.bank_build import BankParams, build_bank, collect_sentences
+from anonymed.sentences.banks import IndexParams, build_index, key_of, keys_of, load_bank, normalise
 
 
 def test_no_planted_phi_sentence_enters_the_bank() -> None:
@@ -138,7 +138,7 @@ def test_doc2vec_inference_is_the_same_in_another_process(tmp_path: Path) -> Non
     query = "The knee was draped under general anesthesia."
     here = load_bank(tmp_path / "bank").encoder.encode([query])[0]
     code = (
-        "import sys, numpy as np; from anonymed.obfuscate.banks import load_bank; "
+        "import sys, numpy as np; from anonymed.sentences.banks import load_bank; "
         f"np.save(sys.argv[1], load_bank(sys.argv[2]).encoder.encode([{query!r}])[0])"
     )
     subprocess.run([sys.executable, "-c", code, str(tmp_path / "v.npy"), str(tmp_path / "bank")], check=True)

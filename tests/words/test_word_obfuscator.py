@@ -6,13 +6,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from kneo_corpus import COMMON, PLANTED, TWO_NOTES
 
 from anonymed.document import Document
+from anonymed.embeddings import Space
+from anonymed.embeddings.tokenize import is_number, split
 from anonymed.errors import ConfigError
-from anonymed.obfuscate import Degree, Space, WordObfuscator
-from anonymed.obfuscate.tokenize import is_number, split
 from anonymed.randomness import RandomSource
+from anonymed.words import Degree, WordObfuscator
+from kneo_corpus import COMMON, PLANTED, TWO_NOTES
 
 NOTE = "Mr. Qwertyson (MRN 0045123) denies CHEST pain.\n\tSeen 12/03/2019 -- BP normal; hypertensoin!"
 
@@ -178,10 +179,10 @@ def test_empty_and_layout_only_texts_pass_through(fasttext_space: Space) -> None
     assert WordObfuscator(fasttext_space).transform(["", " \n--\t"]) == ["", " \n--\t"]
 
 
-def test_fit_trains_a_space(corpus: list[str]) -> None:
+def test_fit_trains_a_space(word_corpus: list[str]) -> None:
     from kneo_corpus import TINY
 
-    obfuscator = WordObfuscator(n=3, random_state=0, params=TINY).fit(corpus)
+    obfuscator = WordObfuscator(n=3, random_state=0, params=TINY).fit(word_corpus)
     assert obfuscator.space_ is not None and "knee" in obfuscator.space_.candidate_set
     _check_guarantees(obfuscator.space_, NOTE, obfuscator.transform([NOTE])[0])
 

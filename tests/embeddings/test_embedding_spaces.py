@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from anonymed.embeddings import Space, load_space
 from anonymed.errors import ResourceError
-from anonymed.obfuscate import Space, WordObfuscator, load_space
+from anonymed.words import WordObfuscator
 
 TEXT = "Mr Qwertyson, 54, denies CHEST pain.\nSeen today in clinic: BP normal; hypertensoin."
 

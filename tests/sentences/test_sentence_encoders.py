@@ -9,9 +9,9 @@ import pytest
 from sentence_corpus import tiny_bank
 
 from anonymed.errors import ConfigError, ResourceError
-from anonymed.obfuscate.bank_build import BankParams, build_bank
-from anonymed.obfuscate.banks import load_bank
-from anonymed.obfuscate.encoders import Doc2VecParams, minilm_folder, model_folder, paper_tokens
+from anonymed.sentences.bank_build import BankParams, build_bank
+from anonymed.sentences.banks import load_bank
+from anonymed.sentences.encoders import Doc2VecParams, minilm_folder, model_folder, paper_tokens
 
 
 @pytest.mark.parametrize(

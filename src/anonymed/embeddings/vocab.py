@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from anonymed.embeddings.tokenize import is_stable
 from anonymed.errors import ConfigError
-from anonymed.obfuscate.tokenize import is_stable
 
 GROUPINGS = ("document", "patient")
 

@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from anonymed.embeddings.neighbours import Progress, build_table, check_table, normalised
+from anonymed.embeddings.subwords import Subwords
+from anonymed.embeddings.vocab import Hygiene, candidate_ids, casefold_groups
 from anonymed.errors import ResourceError
 from anonymed.io.hashed_folder import read_meta, save_folder, write_hashed_meta
-from anonymed.obfuscate.neighbours import Progress, build_table, check_table, normalised
-from anonymed.obfuscate.subwords import Subwords
-from anonymed.obfuscate.vocab import Hygiene, candidate_ids, casefold_groups
 
 FORMAT, VERSION = "anonymed-space", 1
 DEFAULT_SPACE = Path(__file__).resolve().parents[1] / "resources" / "spaces" / "mtsamples"

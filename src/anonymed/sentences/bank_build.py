@@ -26,10 +26,10 @@ from anonymed.config import PipelineConfig
 from anonymed.detect.registry import DEFAULT_DETECTORS
 from anonymed.document import Document
 from anonymed.errors import ConfigError, ResourceError
-from anonymed.obfuscate.banks import Bank, IndexParams, Progress, build_index, key_of, load_bank
-from anonymed.obfuscate.encoders import Doc2VecEncoder, Doc2VecParams, SentenceEncoder, TransformerEncoder
-from anonymed.obfuscate.splitter import split_sentences
 from anonymed.pipeline import Pipeline
+from anonymed.sentences.banks import Bank, IndexParams, Progress, build_index, key_of, load_bank
+from anonymed.sentences.encoders import Doc2VecEncoder, Doc2VecParams, SentenceEncoder, TransformerEncoder
+from anonymed.sentences.splitter import split_sentences
 
 ENCODE_CHUNK = 1024
 #: the scrubbing detectors: the pipeline's defaults and the name and place lexicons (recall matters most)
@@ -176,7 +176,7 @@ def _encode(
 
 def pack_bank(bank: Bank, index: IndexParams = PACKED_INDEX, seed: int = 0) -> Bank:
     """``bank`` made small enough to ship: ``index`` rebuilt from its vectors, Doc2Vec compacted, xz text."""
-    from anonymed.obfuscate.encoders import Doc2VecEncoder
+    from anonymed.sentences.encoders import Doc2VecEncoder
 
     if not isinstance(bank.encoder, Doc2VecEncoder):
         raise ConfigError("only Doc2Vec banks can be packed (other encoders are not stored in the bank)")
@@ -188,7 +188,7 @@ def pack_bank(bank: Bank, index: IndexParams = PACKED_INDEX, seed: int = 0) -> B
 
 def build_default_bank(path: Path, progress: Progress | None = None) -> Path:
     """Build the default bank (Doc2Vec on the shipped MTSamples, packed) into ``path`` (takes minutes)."""
-    from anonymed.obfuscate.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
+    from anonymed.io.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
 
     failures: list[Any] = []
     with open_corpus(MTSAMPLES, "csv", **MTSAMPLES_OPTIONS) as reader:
