@@ -45,10 +45,13 @@ PLACES = {
     "errors": "model",
     "tomlfile": "model",
     "_lazy": "model",
+    "known": "model",
 }
 #: documented exceptions (importer, imported); none since the embedding spaces became a part (``embeddings/``)
 EXCEPTIONS: frozenset[tuple[str, str]] = frozenset()
 MODULE_NAME = re.compile(r"anonymed(\.\w+)+(:\w+)?")
+#: strings of that shape that name no module: the entry-point groups of plug-in detectors and operators
+NOT_MODULES = frozenset({"anonymed.detectors", "anonymed.operators"})
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -88,6 +91,7 @@ def imported(path: Path, name: str) -> Iterator[tuple[str, int]]:
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
             and MODULE_NAME.fullmatch(node.value)
+            and node.value not in NOT_MODULES
             and not _is_logger_name(node, parents)
         ):
             yield node.value.partition(":")[0], node.lineno

@@ -34,8 +34,8 @@ def slots(text: str, lang: str = "en", subtype: str | None = None) -> list[str] 
         ("le 3 mars 2020 à 14h", "fr", None, ["day", "month_name", "year", "hour"]),  # date and time
         ("1430", "en", "time", ["hour", "minute"]),  # a time without separator
         ("Tuesday", "en", None, ["weekday"]),  # a weekday alone
-        ("2 9 0 2 1 9 9 5", "fr", "birth", ["digits"] * 8),  # spaced-out digits: each digit random
-        ("le 28 mars 19", "fr", None, ["day", "month_name", "digits"]),  # an extra number: random digits
+        ("2 9 0 2 1 9 9 5", "fr", "birth", ["day", "month", "year"]),  # spaced-out digits: DDMMYYYY
+        ("le 28 mars 19", "fr", None, ["day", "month_name", "year"]),  # a two-digit year after the month
         ("vingt-six 02 2012", "fr", None, None),  # spelled out: no layout (the usual date is written)
         ("Christmas", "en", None, None),  # no date part
     ],

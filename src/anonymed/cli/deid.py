@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -22,6 +23,7 @@ from anonymed.cli.scale import (
     save_summary,
 )
 from anonymed.config import PipelineConfig
+from anonymed.detect.lists import read_lists
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.io.privacy_report import with_privacy_report
@@ -50,6 +52,17 @@ HighRecallOpt = Annotated[
     bool, typer.Option("--high-recall", help="Lower thresholds and more context rules in every detector.")
 ]
 SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON here.")]
+AllowOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--allow-list", help="Terms never flagged (CSV term,label,match,case or .txt); repeatable."),
+]
+DenyOpt = Annotated[
+    list[Path] | None, typer.Option("--deny-list", help="Terms always flagged (CSV with labels); repeatable.")
+]
+KnownFieldOpt = Annotated[
+    list[str] | None,
+    typer.Option("--known-field", help="FIELD=KIND: a record field holding a known identifier; repeatable."),
+]
 ProfileOpt = Annotated[
     str | None,
     typer.Option(
@@ -100,9 +113,31 @@ def read_patient_key(path: Path | None) -> bytes | None:
     return key
 
 
+def parse_known_fields(values: list[str] | None) -> dict[str, str] | None:
+    """``["patient_name=NAME/patient"]`` -> {"patient_name": "NAME/patient"}; None when none is given."""
+    fields: dict[str, str] = {}
+    for value in values or []:
+        name, sep, kind = value.partition("=")
+        if not sep or not name.strip() or not kind.strip():
+            raise ConfigError(f"--known-field expects FIELD=KIND (patient_name=NAME/patient), got {value!r}")
+        fields[name.strip()] = kind.strip()
+    return fields or None
+
+
+def _site_overrides(base: PipelineConfig, overrides: dict[str, Any]) -> None:
+    """Lists and known fields given on the command line, added to the file's."""
+    allow, deny = overrides.pop("allow_lists", None) or [], overrides.pop("deny_lists", None) or []
+    if allow or deny:
+        overrides["lists"] = base.lists + read_lists(allow, deny)
+    fields = overrides.pop("known_fields", None)
+    if fields:
+        overrides["known"] = dataclasses.replace(base.known, fields={**base.known.fields, **fields})
+
+
 def build_config(config: Path | None, **overrides: Any) -> PipelineConfig:
     """Built-in defaults < the profile (``profile=`` or the file's) < the TOML file < command-line options."""
     base = PipelineConfig.from_toml(config) if config is not None else PipelineConfig()
+    _site_overrides(base, overrides)
     operators = overrides.pop("operators", None)
     if operators:
         overrides["operators"] = {**base.operators, **operators}
@@ -153,6 +188,9 @@ def deid(
         Path | None, typer.Option("--privacy-report", help="Write each document's privacy report (JSONL).")
     ] = None,
     high_recall: HighRecallOpt = False,
+    allow_list: AllowOpt = None,
+    deny_list: DenyOpt = None,
+    known_field: KnownFieldOpt = None,
 ) -> None:
     """Detect PHI and replace it with surrogates; one output record per input record, in order."""
     quiet_logging(verbose)
@@ -168,6 +206,9 @@ def deid(
             epsilon=epsilon,
             epsilon_weights=parse_weights(epsilon_weight),
             high_recall=high_recall or None,
+            allow_lists=allow_list,
+            deny_lists=deny_list,
+            known_fields=parse_known_fields(known_field),
         )
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         writer = with_privacy_report(open_writer(output, output_format, like=spec.open()), privacy_report)
@@ -199,11 +240,22 @@ def detect(
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
     high_recall: HighRecallOpt = False,
+    allow_list: AllowOpt = None,
+    deny_list: DenyOpt = None,
+    known_field: KnownFieldOpt = None,
 ) -> None:
     """Find PHI and write one JSON object per document: {"id", "spans": [{start, end, label, text}]}."""
     quiet_logging(verbose)
     with handled_errors():
-        cfg = build_config(config, lang=lang, detectors=detectors, high_recall=high_recall or None)
+        cfg = build_config(
+            config,
+            lang=lang,
+            detectors=detectors,
+            high_recall=high_recall or None,
+            allow_lists=allow_list,
+            deny_lists=deny_list,
+            known_fields=parse_known_fields(known_field),
+        )
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         method = ReplaceConfig(cfg.replace(stages=("detect",)))
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)

@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from anonymed.dates import words
 from anonymed.dates.model import (
     LOOSE_NUMERIC_DATE,
     NUMERIC_DATE,
@@ -39,7 +40,10 @@ _TOKEN = re.compile(
     r"|(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)(?P<dot>\.)?|(?P<other>\s+|.)",
     re.S,
 )
+_WORDS = re.compile(r"[^\W\d_]+")
+_RANGE_OF_NUMBERS = re.compile(r"\d\s*(?:-|–|\bau\b|\bto\b)\s*\d")
 _COMPACT = re.compile(r"(\s*)(\d{8})(\s*)")
+_SPACED = re.compile(r"(\s*)(\d(?: \d){7})(\s*)")
 
 
 @dataclass(frozen=True)
@@ -86,14 +90,18 @@ def parse_numeric(text: str, order: str, reference: dt.date, *, loose: bool = Fa
         return None
     m = matches[0]
     pre, post = text[: m.start()], text[m.end() :]
-    if any(c.isdigit() for c in pre + post):
-        return None
+    if any(c.isdigit() for c in pre + post) or _names_a_month(pre + " " + post):
+        return None  # "March 12-15" is a range of days of March, not December 15
     found = _read_numeric(m.groups(), order, reference)
     if found is None or (found[1] is None and not loose):
         return None
     slots, kind, quantity = found
     parts = (pre, *slots, post)
     return Layout(parts, None if kind is None else Temporal(kind, _UNITS[kind], quantity, parts))
+
+
+def _names_a_month(text: str) -> bool:
+    return any(words.month_of(w, "en") or words.month_of(w, "fr") for w in _WORDS.findall(text))
 
 
 def _read_numeric(groups: tuple[str, ...], order: str, reference: dt.date) -> _Found | None:
@@ -120,7 +128,7 @@ _Found = tuple[tuple[Part, ...], Kind | None, int]
 
 def _width(first: str, second: str, third: str | None) -> int:
     padded = first.startswith("0") or second.startswith("0")
-    return 2 if padded or (len(first) == len(second) == 2 and third is not None and len(third) == 4) else 0
+    return 2 if padded or (len(first) == len(second) == 2 and third is not None) else 0
 
 
 def _year_first(year: int, sep: str, month_text: str, sep2: str, day_text: str | None) -> _Found:
@@ -227,29 +235,39 @@ def parse_bare(text: str, *, year_only: bool, reference: dt.date) -> Layout | No
 
 
 def parse_compact(text: str, lang: str) -> Layout | None:
-    """Eight digits: YYYYMMDD when they start with a year from 1800 to 2200, else DDMMYYYY or MMDDYYYY."""
-    m = _COMPACT.fullmatch(text)
+    """Eight digits: YYYYMMDD, DDMMYYYY (French) or MMDDYYYY, the first that is a real date of 1800-2200.
+
+    Without a real reading, YYYYMMDD when the digits start with a year from 1800 to 2200, else the
+    language's order (a layout without value). The digits may be written one by one with single spaces
+    ("2 9 0 2 1 9 9 5"): each field is then written back spaced out too.
+    """
+    spaced = _SPACED.fullmatch(text)
+    m = spaced or _COMPACT.fullmatch(text)
     if m is None:
         return None
-    digits = m.group(2)
-    year, day, month = Slot("year", 4), Slot("day", 2), Slot("month", 2)
-    if 1800 <= int(digits[:4]) <= 2200:
-        slots, (y, mo, d) = (year, month, day), (digits[:4], digits[4:6], digits[6:])
-    elif lang == "fr":
-        slots, (d, mo, y) = (day, month, year), (digits[:2], digits[2:4], digits[4:])
-    else:
-        slots, (mo, d, y) = (month, day, year), (digits[:2], digits[2:4], digits[4:])
-    parts = (m.group(1), *slots, m.group(3))
-    if not valid_date(int(y), int(mo), int(d)):
-        return Layout(parts)
-    ordinal = dt.date(int(y), int(mo), int(d)).toordinal()
-    return Layout(parts, Temporal(Kind.DATE, Unit.DAY, ordinal, parts))
+    digits = m.group(2).replace(" ", "")
+    form = "spaced" if spaced else "full"
+    year, day, month = Slot("year", 4, form=form), Slot("day", 2, form=form), Slot("month", 2, form=form)
+    year_first = ((year, month, day), (digits[:4], digits[4:6], digits[6:]))
+    day_first = ((day, month, year), (digits[4:], digits[2:4], digits[:2]))
+    month_first = ((month, day, year), (digits[4:], digits[:2], digits[2:4]))
+    readings = [year_first, day_first if lang == "fr" else month_first]
+    joined = (" ", " ") if spaced else ("", "")
+    for slots, (y, mo, d) in readings:
+        if 1800 <= int(y) <= 2200 and valid_date(int(y), int(mo), int(d)):
+            parts = (m.group(1), slots[0], joined[0], slots[1], joined[1], slots[2], m.group(3))
+            ordinal = dt.date(int(y), int(mo), int(d)).toordinal()
+            return Layout(parts, Temporal(Kind.DATE, Unit.DAY, ordinal, parts))
+    slots = readings[0][0] if 1800 <= int(digits[:4]) <= 2200 else readings[1][0]
+    return Layout((m.group(1), slots[0], joined[0], slots[1], joined[1], slots[2], m.group(3)))
 
 
 def parse_dateparser(text: str, lang: str, order: str, reference: dt.date) -> Temporal | None:
     """A full date read by ``dateparser``, written back in the language's long format."""
     if not any(c.isalpha() for c in text) or not any(c.isdigit() for c in text):
         return None
+    if _RANGE_OF_NUMBERS.search(text):
+        return None  # "March 12-15" is a range (``pieces``), not March 12, 2015
     import dateparser
 
     settings = {

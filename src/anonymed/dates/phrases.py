@@ -110,7 +110,8 @@ def _textual_value(
 
 
 def _find_year(toks: list[Tok], day: int | None, mi: int) -> int | None:
-    """A four-digit number, else two digits after an apostrophe ('20)."""
+    """A four-digit number, else two digits after an apostrophe ('20), else the one two-digit number
+    after the month that is not its day ("12 Mar, 91", "décembre 93")."""
     for i, t in enumerate(toks):
         if t.kind == "num" and len(t.text) == 4 and t.text.isdecimal() and not t.suffix and i != day:
             return i
@@ -118,6 +119,11 @@ def _find_year(toks: list[Tok], day: int | None, mi: int) -> int | None:
         t = toks[i]
         if toks[i - 1].text == "'" and t.kind == "num" and len(t.text) == 2 and i not in (day, mi):
             return i
+    numbers = [i for i, t in enumerate(toks) if t.kind == "num" and i != day]
+    if len(numbers) == 1 and numbers[0] > mi and toks[numbers[0] - 1].text in (" ", ","):
+        t = toks[numbers[0]]
+        if len(t.text) == 2 and t.text.isdecimal() and not t.suffix and (day is not None or int(t.text) > 31):
+            return numbers[0]
     return None
 
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import string
+from collections.abc import Callable, Mapping
 
 from anonymed.dates.layout import parse_layout
 from anonymed.dates.over89 import AGE_CATEGORY, OVER89, aggregate, birth_in_past, implies_over89
+from anonymed.dates.pieces import Piece, read_pieces
+from anonymed.dates.ranges import Fields, clamp_day, write_pieces
 from anonymed.dates.temporal import render_fields
 from anonymed.randomness import RandomSource
 
@@ -30,6 +33,24 @@ def draw_fields(rng: RandomSource, years: tuple[int, int]) -> dict[str, int]:
     hour, minute, second = rng.randbelow(24), rng.randbelow(60), rng.randbelow(60)
     return {"year": year, "month": month, "day": day, "weekday": weekday, "hour": hour, "minute": minute,
             "second": second}  # fmt: skip
+
+
+def random_fields(
+    rng: RandomSource,
+    accept: Callable[[Mapping[str, int | float]], bool],
+    base: Mapping[str, int | float],
+    years: tuple[int, int] = (1950, 2030),
+    tries: int = 50,
+) -> dict[str, int | float]:
+    """Random date fields with ``base``'s fields (those a range shares) that pass ``accept`` if any do."""
+    fields: dict[str, int | float] = {}
+    for _ in range(tries):
+        fields = clamp_day({**draw_fields(rng, years), **base})
+        if fields["month"] == 2 and fields["day"] == 29:
+            continue  # a yearless layout would not show the leap year
+        if accept(fields):
+            return fields
+    return fields
 
 
 def default_layout(fields: dict[str, int], lang: str) -> str:
@@ -62,10 +83,30 @@ def fake_date(
         value = birth_in_past(value, ref)
     if layout is not None and value is not None and implies_over89(value, value.quantity, ref):
         return aggregate(layout.parts, over89)
-    fields = draw_fields(rng, below_category(years, ref))
+    allowed = below_category(years, ref)
+    if layout is None or layout.value is None:  # unread: maybe several dates, a range, a glued ID
+        pieces = read_pieces(text, lang, "DMY" if lang == "fr" else "MDY", ref)
+        loose = layout is None or any(slot.name == "digits" for slot in layout.slots())
+        if len(pieces) > 1 or (pieces and loose):
+            return random_pieces(text, pieces, rng, allowed, ref, over89)
+    fields = draw_fields(rng, allowed)
     if layout is None:
         return default_layout(fields, lang)
     return render_fields(layout.parts, fields, digits=lambda width: random_digits(width, rng))
+
+
+def random_pieces(
+    text: str, pieces: list[Piece], rng: RandomSource, years: tuple[int, int], reference: dt.date, over89: str
+) -> str:
+    """A span of several dates or a range: a random real date in each piece's layout, ranges in order."""
+
+    def choose(index: int, piece: Piece, accept: Callable[[Fields], bool], base: Fields) -> Fields | str:
+        value = piece.value
+        if value is not None and implies_over89(value, value.quantity, reference):
+            return aggregate(piece.layout.parts, over89)
+        return random_fields(rng, accept, base, years)
+
+    return write_pieces(text, pieces, choose, rng)
 
 
 def random_digits(width: int, rng: RandomSource) -> str:

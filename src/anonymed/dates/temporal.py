@@ -39,6 +39,7 @@ from anonymed.dates.model import (
 )
 from anonymed.dates.parse import (
     parse_bare,
+    parse_compact,
     parse_dateparser,
     parse_numeric,
     parse_time,
@@ -98,8 +99,10 @@ def parse_temporal(
     has_unit = any(t.kind == "word" and words.unit_of(t.text) for t in toks)
     dated = not spelled(toks, lang)
     if dated and not has_unit:
-        found = parse_numeric(text, numeric_order, ref) or parse_bare(
-            text, year_only=year_only, reference=ref
+        found = (
+            parse_numeric(text, numeric_order, ref)
+            or parse_bare(text, year_only=year_only, reference=ref)
+            or parse_compact(text, lang)
         )
         if found is not None:
             return found.value
@@ -176,6 +179,11 @@ def _number(value: int | float, slot: Slot) -> str:
 
 
 def _fill(slot: Slot, fields: Mapping[str, int | float], twelve_hour: bool) -> str:
+    text = _fill_field(slot, fields, twelve_hour)
+    return " ".join(text) if slot.form == "spaced" else text
+
+
+def _fill_field(slot: Slot, fields: Mapping[str, int | float], twelve_hour: bool) -> str:
     name = slot.name
     if name == "day":
         day = int(fields["day"])

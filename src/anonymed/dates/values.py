@@ -35,6 +35,14 @@ class Reading(Protocol):
     state: dict[str, Any]
 
 
+def document_reading(context: Reading, cache_key: str) -> tuple[str, int | None]:
+    """The numeric order and the year of yearless dates that ``read_values`` chose (run it first)."""
+    order = context.state.get(cache_key + ":order")
+    year = context.state.get(cache_key + ":year")
+    default = "DMY" if context.lang == "fr" else "MDY"
+    return (order if isinstance(order, str) else default), (year if isinstance(year, int) else None)
+
+
 def read_values(spans: Sequence[Span], context: Reading, numeric_order: str, cache_key: str) -> Values:
     """Each span's parsed value (``None``: not read), computed once per document under ``cache_key``."""
     cached = context.state.get(cache_key)
@@ -59,6 +67,8 @@ def read_values(spans: Sequence[Span], context: Reading, numeric_order: str, cac
         if v is not None and v.kind is Kind.DATE and has_year(v)
     )
     year = reference.year if reference else (years.most_common(1)[0][0] if years else None)
+    context.state[cache_key + ":year"] = year
+    context.state[cache_key + ":order"] = order
     born = cached_reference(context.document, context.state)
     for span in spans:
         value = values[(span.start, span.end)]

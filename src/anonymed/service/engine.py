@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.detect.registry import DEFAULT_DETECTORS
@@ -52,18 +53,26 @@ class Engine:
         """Method name -> None if it can run, else the reason it cannot."""
         return self.offers.available()
 
-    def detect(self, text: str, lang: str, detectors: Sequence[str] | None, doc_id: str) -> Document:
-        """The note as a document carrying its detected spans."""
+    def detect(
+        self,
+        text: str,
+        lang: str,
+        detectors: Sequence[str] | None,
+        doc_id: str,
+        site: Mapping[str, Any] | None = None,
+    ) -> Document:
+        """The note as a document carrying its detected spans; ``site``: the request's known identifiers
+        and lists (``NoteRequest.site_metadata``), which the pipeline drops from the document it returns."""
         if lang not in self.settings.languages:
             raise ConfigError(f"language {lang!r} is not loaded; loaded: {list(self.settings.languages)}")
         names = DEFAULT_DETECTORS if detectors is None else tuple(detectors)
         config = ReplaceConfig(PipelineConfig(lang=lang, detectors=names, stages=("detect",)))
-        return self.methods_(config)(Document(doc_id, text, {"lang": lang}))
+        return self.methods_(config)(Document(doc_id, text, {"lang": lang, **(site or {})}))
 
     def deid(self, request: DeidRequest) -> Document:
         """Run the requested method on the note (spans are always detected, to show them)."""
         self.offers.check(request)
-        doc = self.detect(request.text, request.lang, request.detectors, request.id)
+        doc = self.detect(request.text, request.lang, request.detectors, request.id, request.site_metadata())
         return self.methods_(request_config(request, self.offers))(doc)
 
     def evaluate(self, request: EvaluateRequest) -> tuple[DetectionReport, tuple[Span, ...]]:
@@ -71,7 +80,7 @@ class Engine:
         text, lang = request.text, request.lang
         doc = Document(request.id, text, {"lang": lang}, gold=_spans(text, request.gold, "gold"))
         spans = (
-            self.detect(text, lang, request.detectors, request.id).spans
+            self.detect(text, lang, request.detectors, request.id, request.site_metadata()).spans
             if request.predicted is None
             else _spans(text, request.predicted, "request")
         )

@@ -138,3 +138,41 @@ def ends_with_title(text: str, lang: str = "en") -> bool:
         return False
     word = found.group(1)
     return word.casefold() in PREFIX_TITLES or word in INITIAL_TITLES.get(lang, ())
+
+
+#: courtesy titles that say the person's gender (folded, without their dot)
+MALE_TITLES = frozenset({"mr", "monsieur", "sir", "messrs", "mm"})
+FEMALE_TITLES = frozenset(
+    {"mrs", "ms", "miss", "mme", "mlle", "madame", "mademoiselle", "dame", "mmes", "mlles"}
+)
+_TITLE_WORD = re.compile(r"([^\W\d_]+)\.?\s*$")
+_FIRST_WORD = re.compile(r"\s*([^\W\d_]+)(\.?)")
+_AGREEMENT = re.compile(r"^\s*,?\s*(née|nee|né)(?![^\W\d_])", re.I)
+
+
+def title_gender(before: str, text: str, after: str, lang: str = "en") -> str | None:
+    """``male``, ``female`` or ``None``: what a title before or in the span, or "né"/"née" after it, says.
+
+    French "M." is Monsieur only with its dot; "né" and "née" after the name agree with its gender.
+    """
+    first = _FIRST_WORD.match(text)
+    words = []
+    if first is not None:
+        words.append((first.group(1), first.group(2)))
+    found = _TITLE_WORD.search(before)
+    if found is not None:
+        words.append((found.group(1), "." if before.rstrip().endswith(".") else ""))
+    for word, dot in words:
+        folded = word.casefold()
+        if folded in FEMALE_TITLES:
+            return "female"
+        if folded in MALE_TITLES or (lang == "fr" and word == "M" and dot):
+            return "male"
+    agreement = _AGREEMENT.match(after) if lang == "fr" else None
+    if agreement is not None:
+        return (
+            "female"
+            if agreement.group(1).casefold().endswith("e") and len(agreement.group(1)) == 3
+            else "male"
+        )
+    return None

@@ -12,6 +12,16 @@ from anonymed.substitute.shape import count_alnum, overlay, random_like
 COUNTRY_CODES = ("352", "212", "213", "216", "351", "33", "32", "41", "44", "49", "34", "39", "31", "1")
 _INTERNATIONAL = re.compile(r"\s*\(?(?:\+|00)\s?(\d+)")
 _DIGITS = re.compile(r"\d+")
+#: units and settings of clinical measurements: they name no one, and a surrogate may keep them
+MEASURE_WORDS = frozenset(
+    {"x", "f", "fr", "cc", "ml", "mg", "mcg", "kg", "g", "cm", "mm", "l", "dl", "peep", "ac", "cpap", "simv",
+     "psv", "ps", "fio", "pacing", "paced", "rate", "mode", "vent", "ui", "uij", "iu", "u", "mmhg", "bpm",
+     "hr", "min", "sec", "meq", "mmol", "h", "gtt", "mcgkgmin", "ea"}
+)  # fmt: skip
+_MEASURE = re.compile(
+    r"\d\s*[xX*]\s*\d|\d\s*(?:f|fr|cc|ml|mg|mcg|kg|cm|mm|ui|iu|u)\b|@\s*\d|\d\s*[xX]\b", re.I
+)
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def fake_phone(text: str, rng: RandomSource) -> str:
@@ -98,3 +108,27 @@ def _age_like(digits: str, rng: RandomSource) -> str:
     else:
         age = 10 + rng.randbelow(80)
     return f"{age:0{width}d}"
+
+
+def measurement_like(text: str) -> bool:
+    """Digits with units or settings ("700x12x", "#30f/30cc", "PACING @ 60", "AC700X10"), no other word."""
+    if _MEASURE.search(text) is None:
+        return False
+    return all(word.casefold() in MEASURE_WORDS for word in _LETTERS.findall(text))
+
+
+def fake_measurement(text: str, rng: RandomSource) -> str:
+    """The same units and separators, every number another one of its width within 30% where it can be."""
+    return _DIGITS.sub(lambda m: _near(m.group(0), rng), text)
+
+
+def _near(digits: str, rng: RandomSource) -> str:
+    value, width = int(digits), len(digits)
+    low, high = (
+        max(int(value * 0.7), 10 ** (width - 1) if width > 1 else 0),
+        min(int(value * 1.3) + 1, 10**width - 1),
+    )
+    choices = [n for n in range(low, high + 1) if n != value]
+    if not choices:
+        return random_like(digits, rng)
+    return f"{rng.choice(choices):0{width}d}"

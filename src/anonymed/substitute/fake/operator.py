@@ -19,23 +19,32 @@ from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams
 from anonymed.substitute.context import normalise_value
-from anonymed.substitute.fake.names import Piece, Role, ends_with_title, name_layout, render_name
-from anonymed.substitute.fake.numbers import fake_age, fake_nir, fake_phone, fake_ssn
+from anonymed.substitute.fake import places
+from anonymed.substitute.fake.names import (
+    Piece,
+    Role,
+    ends_with_title,
+    name_layout,
+    render_name,
+    title_gender,
+)
+from anonymed.substitute.fake.numbers import (
+    fake_age,
+    fake_measurement,
+    fake_nir,
+    fake_phone,
+    fake_ssn,
+    measurement_like,
+)
 from anonymed.substitute.invariant import identifying_words, leaks
 from anonymed.substitute.shape import acceptable, apply_case, case_pattern, force_different, mask, random_like
 
 #: Faker locale of each supported language (``FakeParams.locales`` merges over it)
 DEFAULT_LOCALES: Final[Mapping[str, str]] = MappingProxyType({"en": "en_US", "fr": "fr_FR"})
 
-_HOSPITALS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-    {
-        "en": ("{last} Hospital", "{last} Medical Center", "{city} General Hospital",
-               "{last} Memorial Hospital", "Saint {first} Hospital", "{city} Clinic"),
-        "fr": ("Hôpital {last}", "Clinique {last}", "CHU de {city}", "Centre hospitalier de {city}",
-               "Hôpital Saint-{first}"),
-    }
-)  # fmt: skip
-_HOSPITAL_WORDS = re.compile(r"hospital|medical cent|clinic|infirmary|h[oô]pital|\bchu?\b", re.I)
+#: labels whose low-confidence spans may be measurements or settings ("700x12x", "#30f/30cc")
+_MEASURABLE = frozenset({Label.ID, Label.OTHER, Label.CONTACT, Label.LOCATION, Label.ORGANIZATION})
+_EMAIL = re.compile(r"[^\s@]+@[^\s@]+\.[^\W\d_]{2,}")
 _IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}", re.I)
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 _AVOID = "fake:avoid"
@@ -143,6 +152,8 @@ class FakeOperator(Operator):
     def _draw(self, span: Span, context: Context, rng: RandomSource) -> str:
         if span.label is Label.NAME:
             return self._name(span, context)
+        if span.label in _MEASURABLE and measurement_like(span.text):
+            return fake_measurement(span.text, rng)  # a setting or size flagged by mistake: one of its kind
         faker = self.faker(context.lang, rng)
         text, case = span.text, case_pattern(span.text)
         if span.label is Label.DATE:
@@ -159,7 +170,7 @@ class FakeOperator(Operator):
         if span.label is Label.AGE:
             return fake_age(text, rng)
         if span.label is Label.LOCATION:
-            return self._location(span, faker, rng, _lang(context.lang))
+            return self._location(span, context, faker, rng, _lang(context.lang))
         if span.label is Label.ORGANIZATION:
             return apply_case(faker.company(), case)
         if span.label is Label.CONTACT:
@@ -179,12 +190,15 @@ class FakeOperator(Operator):
             rng = context.value_rng(Span(start, start + len(piece.text), span.label, piece.text))
             faker = self.faker(context.lang, rng)
             for _ in range(self.fake_params.max_tries):
-                candidate = apply_case(_name_word(piece, faker, lists, rng), case_pattern(piece.text))
+                word = _name_word(piece, faker, lists, rng, gender)
+                candidate = apply_case(word, case_pattern(piece.text))
                 if _usable(candidate, piece.text, context):
                     return candidate
             return force_different(random_like(piece.text, rng), piece.text, rng)
 
         before = context.document.text[max(0, span.start - 16) : span.start]
+        after = context.document.text[span.end : span.end + 8]
+        gender = title_gender(before, span.text, after, context.lang)
         layout = name_layout(
             span.text, lists.first, context.lang, after_title=ends_with_title(before, context.lang)
         )
@@ -203,7 +217,7 @@ class FakeOperator(Operator):
             )
         return self._names[locale]
 
-    def _location(self, span: Span, faker: Faker, rng: RandomSource, lang: str) -> str:
+    def _location(self, span: Span, context: Context, faker: Faker, rng: RandomSource, lang: str) -> str:
         text = span.text
         subtype = span.subtype or _guess_location(text)
         if subtype == "zip" and any(ch.isalpha() for ch in text):
@@ -212,18 +226,30 @@ class FakeOperator(Operator):
             return _code_like(text, faker.postcode, rng)
         if subtype == "ip":
             return str(faker.ipv6() if ":" in text else faker.ipv4())
-        if subtype == "street":
-            value = faker.street_address()
-        elif subtype == "hospital":
-            template = rng.choice(_HOSPITALS[lang])
-            value = template.format(last=faker.last_name(), city=faker.city(), first=faker.first_name())
-        elif subtype == "country":
-            value = faker.country()
-        elif subtype == "state":
-            value = _state(text, faker)
-        else:
-            value = faker.city()
-        return apply_case(str(value), case_pattern(text))
+        document = context.document.text
+        kind = places.place_kind(
+            text, document[max(0, span.start - 30) : span.start], document[span.end : span.end + 30]
+        )
+        if subtype in ("street", "hospital") and kind in ("town", "state", "country"):
+            kind = "address" if subtype == "street" else "hospital-name"
+        value = self._place(kind, text, lang, rng)
+        return apply_case(value, case_pattern(text))
+
+    @staticmethod
+    def _place(kind: str, text: str, lang: str, rng: RandomSource) -> str:
+        if kind == "hospital":
+            return places.hospital(text, lang, rng)
+        if kind == "hospital-name":
+            return places.hospital_name(lang, rng)
+        if kind == "abbreviation":
+            return places.abbreviation(text, rng)
+        if kind == "address":
+            return places.address(text, lang, rng)
+        if kind == "state":
+            return places.state(text, rng)
+        if kind == "country":
+            return places.country(rng)
+        return places.town(text, lang, rng).name
 
 
 def _usable(candidate: str, original: str, context: Context) -> bool:
@@ -239,16 +265,21 @@ def _usable(candidate: str, original: str, context: Context) -> bool:
 
 
 def _lang(lang: str) -> str:
-    return lang if lang in _HOSPITALS else "en"
+    return lang if lang in DEFAULT_LOCALES else "en"
 
 
-def _name_word(piece: Piece, faker: Faker, lists: _NameLists, rng: RandomSource) -> str:
+def _name_word(
+    piece: Piece, faker: Faker, lists: _NameLists, rng: RandomSource, gender: str | None = None
+) -> str:
+    """A Faker name for the piece: a first name of the title's gender, else of the original's."""
     if piece.role is Role.INITIAL:
         return rng.choice(string.ascii_uppercase) + piece.text[1:]
     if piece.role is Role.RANDOM:
         return random_like(piece.text, rng)
     if piece.role is Role.LAST:
         return str(faker.last_name())
+    if gender is not None:
+        return str(faker.first_name_male() if gender == "male" else faker.first_name_female())
     folded = piece.text.casefold()
     if folded in lists.male and folded not in lists.female:
         return str(faker.first_name_male())
@@ -258,24 +289,12 @@ def _name_word(piece: Piece, faker: Faker, lists: _NameLists, rng: RandomSource)
 
 
 def _guess_location(text: str) -> str:
+    """``ip``, ``zip`` (digits only), else ``place`` (its kind is read by ``places.place_kind``)."""
     if _IP.fullmatch(text.strip()):
         return "ip"
-    if _HOSPITAL_WORDS.search(text):
-        return "hospital"
-    has_digit = any(ch.isdigit() for ch in text)
-    if has_digit and not any(ch.isalpha() for ch in text):
+    if any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text):
         return "zip"
-    return "street" if has_digit else "city"
-
-
-def _state(text: str, faker: Faker) -> str:
-    stripped = text.strip()
-    if len(stripped) == 2 and stripped.isupper() and hasattr(faker, "state_abbr"):
-        return str(faker.state_abbr())
-    for method in ("state", "region", "administrative_unit"):
-        if hasattr(faker, method):
-            return str(getattr(faker, method)())
-    return str(faker.city())
+    return "place"
 
 
 def _code_like(text: str, generate: Callable[[], object], rng: RandomSource, tries: int = 5) -> str:
@@ -299,7 +318,7 @@ def _contact(span: Span, faker: Faker, rng: RandomSource) -> str:
 
 
 def _guess_contact(text: str) -> str:
-    if "@" in text:
+    if _EMAIL.search(text):
         return "email"
     return "url" if _DOMAIN.fullmatch(text.strip()) else "phone"
 
