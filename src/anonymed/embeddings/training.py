@@ -14,6 +14,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from anonymed.document import Document
+from anonymed.embeddings.gensim_train import corpus_lines, train_vectors
 from anonymed.embeddings.neighbours import Progress, build_table
 from anonymed.embeddings.spaces import Space
 from anonymed.embeddings.subwords import Subwords
@@ -23,7 +24,6 @@ from anonymed.errors import ConfigError
 
 ALGORITHMS = ("word2vec", "fasttext")
 DTYPES = ("float32", "float16")
-MAX_LINE = 10_000  # gensim's longest sentence
 
 
 @dataclass(frozen=True)
@@ -89,8 +89,7 @@ def _write_corpus(
         seen.add(key)
         tokens = words(text)
         counts.add(tokens, group)
-        for start in range(0, len(tokens), MAX_LINE):
-            line = " ".join(tokens[start : start + MAX_LINE]) + "\n"
+        for line in corpus_lines(tokens):
             out.write(line)
             digest.update(line.encode("utf-8", "surrogatepass"))
         if progress is not None:
@@ -98,10 +97,20 @@ def _write_corpus(
     return counts, duplicates, digest.hexdigest()
 
 
-def _model(params: TrainParams) -> Any:
-    from gensim.models import FastText, Word2Vec
+def _fit(path: Path, params: TrainParams, progress: Progress | None) -> Any:
+    def epoch_done(done: int) -> None:
+        if progress is not None:
+            progress("training", done, params.epochs)
 
-    common = dict(
+    fasttext = params.algorithm == "fasttext"
+    subwords: dict[str, Any] = {}
+    if fasttext:
+        subwords = {"bucket": params.bucket, "min_n": params.min_n, "max_n": params.max_n}
+    return train_vectors(
+        path,
+        fasttext=fasttext,
+        epochs=params.epochs,
+        on_epoch=epoch_done,
         vector_size=params.vector_size,
         window=params.window,
         min_count=params.min_count,
@@ -110,37 +119,8 @@ def _model(params: TrainParams) -> Any:
         sample=params.sample,
         workers=params.workers,
         seed=params.seed,
-        epochs=params.epochs,
+        **subwords,
     )
-    if params.algorithm == "fasttext":
-        return FastText(bucket=params.bucket, min_n=params.min_n, max_n=params.max_n, **common)
-    return Word2Vec(**common)
-
-
-def _fit(path: Path, params: TrainParams, progress: Progress | None) -> Any:
-    from gensim.models.callbacks import CallbackAny2Vec
-
-    class _Epochs(CallbackAny2Vec):  # type: ignore[misc]
-        def __init__(self) -> None:
-            self.done = 0
-
-        def on_epoch_end(self, model: Any) -> None:
-            self.done += 1
-            if progress is not None:
-                progress("training", self.done, params.epochs)
-
-    model = _model(params)
-    model.build_vocab(corpus_file=str(path))
-    if len(model.wv) == 0:
-        raise ConfigError("the training corpus has no word with at least min_count occurrences")
-    model.train(
-        corpus_file=str(path),
-        total_examples=model.corpus_count,
-        total_words=model.corpus_total_words,
-        epochs=params.epochs,
-        callbacks=[_Epochs()],
-    )
-    return model
 
 
 def train_space(
