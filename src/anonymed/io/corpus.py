@@ -1,4 +1,8 @@
-"""Training corpora: any anonymed input format, also compressed (.xz, .gz, .bz2); the shipped MTSamples."""
+"""Training corpora: any anonymed input format, also compressed (.xz, .gz, .bz2); the shipped MTSamples.
+
+``mtsamples_notes`` is the one MTSamples loader: the evaluation's specialty task (``evaluate/mtsamples.py``)
+and the audit's source notes (``audit/mtsamples.py``) both read the corpus through it.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,19 @@ from anonymed.io.registry import open_reader
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 MTSAMPLES = RESOURCES / "mtsamples" / "mtsamples.csv.xz"
 MTSAMPLES_OPTIONS = {"text_field": "transcription", "id_field": "note_id"}
+#: MTSamples "specialties" that name a kind of note rather than a clinical domain
+NOTE_TYPES = frozenset(
+    {
+        "Surgery",
+        "Consult - History and Phy.",
+        "SOAP / Chart / Progress Notes",
+        "Discharge Summary",
+        "Office Notes",
+        "Letters",
+        "Emergency Room Reports",
+        "IME-QME-Work Comp etc.",
+    }
+)
 _OPENERS: dict[str, Callable[..., IO[bytes]]] = {".xz": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}  # type: ignore[dict-item]
 
 
@@ -48,3 +65,13 @@ def documents(records: Iterable[Record], failures: list[ReadFailure]) -> Iterato
             yield record
         else:
             failures.append(record)
+
+
+def mtsamples_notes(path: Path | None = None) -> list[Document]:
+    """The records of the shipped MTSamples (or a CSV with its columns), in file order; bad rows skipped.
+
+    A document's ``metadata["record"]`` holds the row's other columns (``medical_specialty``, ``keywords``).
+    """
+    failures: list[ReadFailure] = []
+    with open_corpus(Path(path) if path else MTSAMPLES, "csv", **MTSAMPLES_OPTIONS) as reader:
+        return list(documents(reader, failures))
