@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 
 from anonymed.cli.common import console, handled_errors, quiet_logging, stage_progress
+from anonymed.embeddings.training import PAPER_PARAMS, TrainParams, train_space, with_overrides
+from anonymed.embeddings.vocab import Hygiene
 from anonymed.io.base import ReadFailure
-from anonymed.obfuscate.corpus import documents, open_corpus
-from anonymed.obfuscate.training import PAPER_PARAMS, TrainParams, train_space, with_overrides
-from anonymed.obfuscate.vocab import Hygiene
+from anonymed.io.corpus import documents, open_corpus
 
 app = typer.Typer(help="Train embedding spaces for word substitution.", no_args_is_help=True)
 
