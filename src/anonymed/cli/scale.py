@@ -59,12 +59,18 @@ def run_sharded(
     label: str,
     progress: bool,
 ) -> BatchSummary:
-    """Run the batch with a progress bar counting shards (and documents, failures)."""
-    with progress_bar(f"{label} shards", progress) as bar:
+    """Run the batch with a progress bar counting records (done of total, failed, rate and time left)."""
+    with progress_bar(f"{label} records", progress) as bar:
         task = bar.add_task(label, total=None, failed=0)
+        started = False
 
         def tick(state: BatchProgress) -> None:
-            bar.update(task, completed=state.shards_done, total=state.shards_total, failed=state.failed)
+            nonlocal started
+            if not started:  # records of resumed shards are done already: not part of the rate
+                bar.reset(task, total=state.documents_total, completed=state.documents, failed=state.failed)
+                started = True
+                return
+            bar.update(task, completed=state.documents, total=state.documents_total, failed=state.failed)
 
         return run_batch(spec, writer, method, options, on_progress=tick)
 
