@@ -169,7 +169,6 @@ def run_command(
     result = run_sharded(spec, writer, method, options, label=command.split()[-1], progress=progress)
     print_summary(result, title=f"anonymed {command} -> {os.fspath(output)}", seeded=seeded)
     print_throughput(result)
-    print_verdict(result)
     return result
 
 
@@ -195,7 +194,8 @@ def save_summary(path: Path | None, result: BatchSummary, extra: Mapping[str, ob
 
 
 def finish_run(path: Path | None, result: BatchSummary, extra: Mapping[str, object] | None = None) -> None:
-    """Save the summary (``save_summary``), then exit with code 3 if too many records failed."""
+    """Save the summary, say whether the run succeeded and exit with code 3 if too many records failed."""
     save_summary(path, result, extra)
+    print_verdict(result)
     if result.too_many_failures:
         raise typer.Exit(EXIT_FAILED_RECORDS)
