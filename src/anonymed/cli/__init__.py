@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from anonymed.cli import audit, bank, deid, embed, evaluate, obfuscate, serve, train
+from anonymed.cli import audit, bank, deid, embed, evaluate, fhir, obfuscate, serve, train
 
 app = typer.Typer(
     name="anonymed",
@@ -14,6 +14,7 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,  # a traceback's local variables would print note text
 )
 deid.register(app)
+fhir.register(app)
 serve.register(app)
 app.add_typer(evaluate.app, name="evaluate", help="Measure detection, anonymity and utility.")
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")

@@ -1,0 +1,205 @@
+"""The rules table of the FHIR structured pass: for each element path, what happens to its values.
+
+A table is a TOML file (the shipped ones are in ``anonymed/resources/fhir/``, one per profile). Its
+``[rules]`` table maps element paths to actions; paths are dotted FHIR element names from the resource
+type, arrays being transparent (``Patient.name.given``). A segment may be ``*`` (any one element name),
+a glob (``*DateTime``) or ``**`` (any number of elements, none included).
+
+Which rule applies to a value: the rule naming its own path, else the rule of its nearest enclosing
+element (a rule on ``Patient.address`` applies to every value under it that no deeper rule names). Among
+rules naming the same path, the one with more literal segments wins, then more glob segments, then
+fewer ``**``, then the one written first. ``remove`` on an element removes it whole, whatever deeper
+rules say. A value no rule reaches is removed and counted (deny by default).
+
+Extensions are looked up by ``url`` in ``[extensions]`` (unknown ones are removed and counted) and
+modifier extensions in ``[modifier_extensions]`` (an unknown one quarantines its resource).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from anonymed.errors import ConfigError
+
+#: action -> what it does (the documentation of the table format; docs/fhir.md repeats it)
+ACTIONS: Final[Mapping[str, str]] = {
+    "keep": "copy the value unchanged",
+    "remove": "drop the element (and everything under it)",
+    "id": "replace a resource id with its pseudonym (HMAC or random, per [profile] ids)",
+    "pseudonym": "replace a business identifier value with its pseudonym (keyed by its system)",
+    "reference": "rewrite a reference so that it points to the pseudonymised target",
+    "shift": "move a date by the patient's date shift (precision and time of day kept)",
+    "year": "keep only the year of a date",
+    "birth_year": "keep only the year of a birth date; remove it when the age is 90 or more",
+    "zip3": "keep the first three digits of a US ZIP code (000 for restricted areas); else remove",
+    "text": "scrub a string with the text pipeline (a Document with the patient's id and identifiers)",
+    "narrative": "scrub an XHTML narrative (text and attributes) as one text with an offset map",
+    "attachment": "decode, scrub and re-encode an Attachment; recompute hash and size, or drop data",
+}
+#: actions that apply to an element holding an object (the others apply to the values under it)
+CONTAINER_ACTIONS: Final = frozenset({"remove", "attachment"})
+#: what an extension rule may say (``keep``: the whole extension; the others act on its ``value[x]``)
+EXTENSION_ACTIONS: Final = frozenset({"keep", "remove", "shift", "year", "text", "pseudonym"})
+PROFILES_DIR: Final = "fhir"
+ID_SCHEMES: Final = ("hmac", "random")
+DATE_MODES: Final = ("shift", "year")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One ``path = action`` line, with its precomputed specificity."""
+
+    pattern: tuple[str, ...]
+    action: str
+    order: int
+
+    @property
+    def rank(self) -> tuple[int, int, int, int]:
+        """Higher wins: literal segments, glob segments, fewer ``**``, written earlier."""
+        literal = sum(1 for s in self.pattern if not _is_glob(s))
+        globs = sum(1 for s in self.pattern if _is_glob(s) and s not in ("*", "**"))
+        return (literal, globs, -self.pattern.count("**"), -self.order)
+
+
+def _is_glob(segment: str) -> bool:
+    return any(ch in segment for ch in "*?[")
+
+
+def _matches(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
+    """Whether ``pattern`` names exactly ``path`` (``**`` spans zero or more segments)."""
+    if not pattern:
+        return not path
+    head, rest = pattern[0], pattern[1:]
+    if head == "**":
+        return any(_matches(rest, path[i:]) for i in range(len(path) + 1))
+    return bool(path) and fnmatchcase(path[0], head) and _matches(rest, path[1:])
+
+
+@dataclass(frozen=True)
+class TextSettings:
+    """How the text pass writes dates (``shift`` or ``year``), its operator overrides, reference dates."""
+
+    dates: str = "shift"
+    operators: Mapping[str, str] = field(default_factory=dict)
+    reference_dates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    """A parsed rules table: element rules, extension rules and the profile's settings."""
+
+    name: str
+    rules: tuple[Rule, ...]
+    extensions: Mapping[str, str]
+    modifier_extensions: Mapping[str, str]
+    ids: str = "hmac"
+    safe_harbor: bool = False
+    min_shift_days: int = 1
+    max_shift_days: int = 365
+    patient_elements: tuple[str, ...] = ("subject", "patient")
+    text: TextSettings = field(default_factory=TextSettings)
+    _cache: dict[tuple[str, ...], str | None] = field(default_factory=dict, compare=False, repr=False)
+
+    def action(self, path: tuple[str, ...]) -> str | None:
+        """The action of the best rule naming exactly ``path``, or None (memoised: paths repeat)."""
+        try:
+            return self._cache[path]
+        except KeyError:
+            pass
+        best: Rule | None = None
+        for rule in self.rules:
+            if _matches(rule.pattern, path) and (best is None or rule.rank > best.rank):
+                best = rule
+        found = self._cache[path] = None if best is None else best.action
+        return found
+
+    def extension_action(self, url: str, *, modifier: bool = False) -> str | None:
+        """The action for an extension ``url`` (None: unknown)."""
+        return (self.modifier_extensions if modifier else self.extensions).get(url)
+
+
+def _str_tuple(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of strings")
+    return tuple(value)
+
+
+def _checked(
+    actions: Mapping[str, Any], allowed: frozenset[str] | Mapping[str, str], where: str
+) -> dict[str, str]:
+    for key, action in actions.items():
+        if action not in allowed:
+            raise ConfigError(f"{where}: unknown action {action!r} for {key!r}; known: {sorted(allowed)}")
+    return dict(actions)
+
+
+def parse_table(data: Mapping[str, Any], name: str) -> RuleTable:
+    """Build a ``RuleTable`` from a parsed TOML document; unknown tables, keys and actions are errors."""
+    known = {"profile", "date_shift", "patient", "text", "rules", "extensions", "modifier_extensions"}
+    if set(data) - known:
+        raise ConfigError(f"rules table {name!r}: unknown tables {sorted(set(data) - known)}")
+    profile = dict(data.get("profile", {}))
+    ids = profile.get("ids", "hmac")
+    if ids not in ID_SCHEMES:
+        raise ConfigError(f"rules table {name!r}: [profile] ids must be one of {ID_SCHEMES}, got {ids!r}")
+    shift = dict(data.get("date_shift", {}))
+    low, high = shift.get("min_days", 1), shift.get("max_days", 365)
+    if not (isinstance(low, int) and isinstance(high, int) and 1 <= low <= high):
+        raise ConfigError(f"rules table {name!r}: need 1 <= [date_shift] min_days <= max_days")
+    text = dict(data.get("text", {}))
+    if text.get("dates", "shift") not in DATE_MODES:
+        raise ConfigError(f"rules table {name!r}: [text] dates must be one of {DATE_MODES}")
+    rules = tuple(
+        Rule(tuple(path.split(".")), action, order)
+        for order, (path, action) in enumerate(_checked(data.get("rules", {}), ACTIONS, "[rules]").items())
+    )
+    return RuleTable(
+        name=str(profile.get("name", name)),
+        rules=rules,
+        extensions=_checked(data.get("extensions", {}), EXTENSION_ACTIONS, "[extensions]"),
+        modifier_extensions=_checked(
+            data.get("modifier_extensions", {}), frozenset({"keep", "remove"}), "[modifier_extensions]"
+        ),
+        ids=ids,
+        safe_harbor=bool(profile.get("safe_harbor", False)),
+        min_shift_days=low,
+        max_shift_days=high,
+        patient_elements=_str_tuple(dict(data.get("patient", {})).get("references", ["subject", "patient"]),
+                                    "[patient] references"),
+        text=TextSettings(
+            dates=text.get("dates", "shift"),
+            operators=dict(text.get("operators", {})),
+            reference_dates=_str_tuple(text.get("reference_dates", []), "[text] reference_dates"),
+        ),
+    )  # fmt: skip
+
+
+def shipped_profiles() -> list[str]:
+    """The names of the rules tables shipped with anonymed."""
+    folder = resources.files("anonymed").joinpath("resources", PROFILES_DIR)
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_rules(profile: str | None = None, path: Path | None = None) -> RuleTable:
+    """The rules table in ``path``, else the shipped table of ``profile`` (the pseudonymisation one)."""
+    if path is not None:
+        source, name = path.read_text(encoding="utf-8") if path.exists() else None, path.name
+        if source is None:
+            raise ConfigError(f"rules table not found: {str(path)!r}")
+    else:
+        name = profile or "pseudonymisation"
+        if name not in shipped_profiles():
+            raise ConfigError(f"no FHIR rules table for profile {name!r}; shipped: {shipped_profiles()}")
+        file = resources.files("anonymed").joinpath("resources", PROFILES_DIR, f"{name}.toml")
+        source = file.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(source)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"cannot read rules table {name!r}: {exc}") from None
+    return parse_table(data, name)

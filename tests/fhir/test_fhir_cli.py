@@ -1,0 +1,60 @@
+"""``anonymed deid-fhir`` end to end: exit codes, manifest, failures, profile errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from fhir_support import SYNTHEA
+from typer.testing import CliRunner
+
+from anonymed.cli import app
+from anonymed.fhir import MANIFEST
+
+runner = CliRunner()
+
+
+def copy_with_a_bad_line(tmp_path: Path) -> Path:
+    source = tmp_path / "in"
+    shutil.copytree(SYNTHEA, source)
+    with (source / "Condition.000.ndjson").open("a") as handle:
+        handle.write('{"resourceType": "Condition", "id": \n')  # malformed
+    return source
+
+
+def test_cli_writes_the_layout_and_the_manifest(tmp_path: Path) -> None:
+    key = tmp_path / "key.bin"
+    key.write_bytes(b"0123456789abcdef0123")
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        ["deid-fhir", str(SYNTHEA), "-o", str(out), "--patient-key-file", str(key), "--seed", "1",
+         "--no-text", "--no-progress", "--summary", str(tmp_path / "run.json")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        [p.name for p in SYNTHEA.glob("*.ndjson")] + [MANIFEST]
+    )
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["keyed"] and manifest["seeded"] and not manifest["text_pass"]
+    assert manifest["attachments"] == {"unprocessed: text pass disabled": 31}
+    assert json.loads((tmp_path / "run.json").read_text()) == manifest
+
+
+def test_failed_records_are_reported_and_set_the_exit_code(tmp_path: Path) -> None:
+    source, out = copy_with_a_bad_line(tmp_path), tmp_path / "out"
+    result = runner.invoke(app, ["deid-fhir", str(source), "-o", str(out), "--no-text", "--no-progress"])
+    assert result.exit_code == 1
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["failures"] == [{"file": "Condition.000.ndjson", "line": 8, "reason": "malformed JSON"}]
+    tolerant = runner.invoke(
+        app, ["deid-fhir", str(source), "-o", str(out), "--no-text", "--no-progress", "--max-failed", "0.01"]
+    )
+    assert tolerant.exit_code == 0
+
+
+def test_unknown_profile_is_a_clean_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["deid-fhir", str(SYNTHEA), "-o", str(tmp_path / "o"), "--profile", "nope"])
+    assert result.exit_code == 2 and "no FHIR rules table for profile 'nope'" in result.output
+    assert not (tmp_path / "o").exists()

@@ -1,0 +1,246 @@
+"""The structured pass on hand-made resources: deny by default, extensions, quarantine, labels, references."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from anonymed.fhir.dates import DateShift
+from anonymed.fhir.ids import Pseudonyms
+from anonymed.fhir.index import ExportIndex
+from anonymed.fhir.rules import parse_table
+from anonymed.fhir.structured import SECURITY_SYSTEM, StructuredPass
+
+RULES = {
+    "*.id": "id",
+    "*.meta.profile": "keep",
+    "*.text.status": "keep",
+    "*.text.div": "narrative",
+    "**.reference": "reference",
+    "**.identifier.system": "keep",
+    "**.identifier.value": "pseudonym",
+    "**.period": "shift",
+    "**.code": "keep",
+    "**.code.text": "remove",
+    "Patient.gender": "keep",
+    "Patient.birthDate": "birth_year",
+    "Patient.address.postalCode": "zip3",
+    "Patient.name": "remove",
+    "Patient.name.given": "keep",
+    "Observation.status": "keep",
+    "Observation.effectiveDateTime": "year",
+    "Bundle.type": "keep",
+    "Bundle.entry.fullUrl": "reference",
+}
+
+
+def structured(resources: list[dict[str, Any]], **table: Any) -> StructuredPass:
+    rules = parse_table({"rules": RULES, **table}, "test")
+    index = ExportIndex()
+    for resource in resources:
+        index.add(resource)
+    return StructuredPass(
+        rules,
+        Pseudonyms("hmac", key=b"k" * 32),
+        DateShift(key=b"k" * 32),
+        index,
+        None,
+        as_of=dt.date(2024, 1, 1),
+        restricted_zip3=frozenset({"036"}),
+    )
+
+
+def labels(resource: dict[str, Any]) -> set[str]:
+    return {c["code"] for c in resource.get("meta", {}).get("security", []) if c["system"] == SECURITY_SYSTEM}
+
+
+def test_unknown_elements_are_removed_and_counted_by_path() -> None:
+    patient = {
+        "resourceType": "Patient",
+        "id": "p1",
+        "gender": "female",
+        "hobby": "chess",
+        "contact": [{"name": {"family": "Smith"}}],
+        "name": [{"given": ["Ann"], "family": "Lee"}],
+    }
+    sp = structured([patient])
+    out = sp.resource(patient)
+    assert out is not None
+    assert set(out) == {"resourceType", "id", "gender", "meta"}  # name removed whole despite "name.given"
+    assert sp.stats.unknown == {"Patient.hobby": 1, "Patient.contact.name.family": 1}
+    assert labels(out) == {"REDACTED", "PSEUDED"}
+
+
+def test_container_rules_apply_to_the_values_under_them_unless_a_deeper_rule_says_otherwise() -> None:
+    obs = {
+        "resourceType": "Observation",
+        "id": "o",
+        "status": "final",
+        "code": {"coding": [{"system": "http://loinc.org", "code": "1-8"}], "text": "free text"},
+    }
+    out = structured([obs]).resource(obs)
+    assert out is not None and out["code"] == {"coding": [{"system": "http://loinc.org", "code": "1-8"}]}
+
+
+def test_nothing_changed_means_no_label_and_ids_are_pseudonymised() -> None:
+    obs = {"resourceType": "Observation", "status": "final"}
+    sp = structured([obs])
+    out = sp.resource(obs)
+    assert out == {"resourceType": "Observation", "status": "final"}
+
+
+def test_extensions_by_url() -> None:
+    patient = {
+        "resourceType": "Patient",
+        "id": "p",
+        "extension": [
+            {"url": "http://keep", "valueString": "x"},
+            {"url": "http://unknown", "valueString": "Jane"},
+            {"url": "http://shift", "valueDateTime": "2000-01-01"},
+        ],
+    }
+    sp = structured([patient], extensions={"http://keep": "keep", "http://shift": "shift"})
+    out = sp.resource(patient)
+    assert out is not None
+    urls = [e["url"] for e in out["extension"]]
+    assert urls == ["http://keep", "http://shift"]
+    assert out["extension"][1]["valueDateTime"] != "2000-01-01"
+    assert sp.stats.extensions == {"http://unknown": 1}
+
+
+def test_unknown_modifier_extension_quarantines_the_resource() -> None:
+    bad = {
+        "resourceType": "Observation",
+        "id": "o",
+        "status": "final",
+        "modifierExtension": [{"url": "http://negates", "valueBoolean": True}],
+    }
+    sp = structured([bad])
+    assert sp.resource(bad) is None
+    assert sp.stats.quarantined[0]["modifierExtension"] == "http://negates"
+    assert sp.stats.quarantined[0]["id"] != "o"
+    ok = structured([bad], modifier_extensions={"http://negates": "keep"}).resource(bad)
+    assert ok is not None and ok["modifierExtension"] == bad["modifierExtension"]
+
+
+def test_birth_year_removes_ages_of_90_and_more_and_zip3_restricts() -> None:
+    young = {
+        "resourceType": "Patient",
+        "id": "a",
+        "birthDate": "1950-06-01",
+        "address": [{"postalCode": "03601"}],
+    }
+    old = {
+        "resourceType": "Patient",
+        "id": "b",
+        "birthDate": "1933-12-31",
+        "address": [{"postalCode": "66801-2504"}],
+    }
+    sp = structured([young, old])
+    out_young, out_old = sp.resource(young), sp.resource(old)
+    assert out_young is not None and out_old is not None
+    assert out_young["birthDate"] == "1950" and out_young["address"] == [{"postalCode": "000"}]
+    assert "birthDate" not in out_old and out_old["address"] == [{"postalCode": "668"}]
+    assert labels(out_old) >= {"ABSTRED", "REDACTED"}
+
+
+def test_conditional_and_logical_references_become_literal_and_resolve() -> None:
+    practitioner = {
+        "resourceType": "Practitioner",
+        "id": "dr",
+        "identifier": [{"system": "npi", "value": "42"}],
+    }
+    obs = {
+        "resourceType": "Observation",
+        "id": "o",
+        "status": "final",
+        "performer": [
+            {"reference": "Practitioner?identifier=npi|42"},
+            {"identifier": {"system": "npi", "value": "42"}},
+        ],
+    }
+    sp = structured([practitioner, obs])
+    out, dr = sp.resource(obs), sp.resource(practitioner)
+    assert out is not None and dr is not None
+    expected = f"Practitioner/{dr['id']}"
+    assert out["performer"][0] == {"reference": expected}
+    assert out["performer"][1]["reference"] == expected
+    assert out["performer"][1]["identifier"]["value"] == dr["identifier"][0]["value"] != "42"
+
+
+def test_patient_dates_share_one_shift_and_other_resources_get_their_own() -> None:
+    patient = {"resourceType": "Patient", "id": "p"}
+    enc = [
+        {
+            "resourceType": "Encounter",
+            "id": f"e{i}",
+            "subject": {"reference": "Patient/p"},
+            "period": {"start": f"2020-0{i}-01"},
+        }
+        for i in (1, 2)
+    ]
+    sp = structured([patient, *enc])
+    starts = [dt.date.fromisoformat(sp.resource(e)["period"]["start"]) for e in enc]  # type: ignore[index]
+    assert (starts[1] - starts[0]).days == 31
+    assert sp.shift.days("p") == (starts[0] - dt.date(2020, 1, 1)).days
+
+
+def test_contained_resources_keep_their_local_ids_and_bundles_their_urns() -> None:
+    inner = {"resourceType": "Patient", "id": "p"}
+    bundle = {
+        "resourceType": "Bundle",
+        "id": "b",
+        "type": "collection",
+        "entry": [
+            {"fullUrl": "urn:uuid:00000000-0000-4000-8000-000000000001", "resource": inner},
+            {
+                "fullUrl": "urn:uuid:00000000-0000-4000-8000-000000000002",
+                "resource": {
+                    "resourceType": "Observation",
+                    "id": "o",
+                    "status": "final",
+                    "subject": {"reference": "urn:uuid:00000000-0000-4000-8000-000000000001"},
+                    "contained": [{"resourceType": "Patient", "id": "c1", "gender": "male"}],
+                    "performer": [{"reference": "#c1"}],
+                },
+            },
+        ],
+    }
+    sp = structured([bundle], rules={**RULES, "Observation.subject": "keep", "Observation.performer": "keep"})
+    out = sp.resource(bundle)
+    assert out is not None
+    first, second = out["entry"]
+    assert second["resource"]["subject"]["reference"] == first["fullUrl"] != bundle["entry"][0]["fullUrl"]
+    assert second["resource"]["contained"][0]["id"] == "c1"
+    assert second["resource"]["performer"][0]["reference"] == "#c1"
+    assert sp.index.patient_of(bundle["entry"][1]["resource"]) == "p"
+
+
+def test_quarantined_bundle_entry_goes_whole() -> None:
+    bundle = {
+        "resourceType": "Bundle",
+        "type": "collection",
+        "entry": [
+            {
+                "fullUrl": "urn:uuid:00000000-0000-4000-8000-000000000003",
+                "resource": {
+                    "resourceType": "Observation",
+                    "modifierExtension": [{"url": "http://x", "valueBoolean": True}],
+                },
+            },
+        ],
+    }
+    sp = structured([bundle])
+    out = sp.resource(bundle)
+    assert out is not None and "entry" not in out and out["type"] == "collection"
+    assert sp.stats.quarantined_by_type == {"Observation": 1}
+
+
+def test_without_the_text_pass_free_text_and_narratives_are_removed() -> None:
+    patient = {
+        "resourceType": "Patient",
+        "id": "p",
+        "text": {"status": "generated", "div": "<div>Ann Lee</div>"},
+    }
+    out = structured([patient], rules={**RULES}).resource(patient)
+    assert out is not None and "text" not in out  # a Narrative without its div is invalid: status goes too
