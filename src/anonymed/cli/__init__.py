@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from anonymed.cli import audit, bank, deid, embed, evaluate, fhir, obfuscate, serve, train
+from anonymed.cli import audit, bank, deid, embed, evaluate, fhir, obfuscate, serve, sql, train
 
 app = typer.Typer(
     name="anonymed",
@@ -15,6 +15,7 @@ app = typer.Typer(
 )
 deid.register(app)
 fhir.register(app)
+sql.register(app)
 serve.register(app)
 app.add_typer(evaluate.app, name="evaluate", help="Measure detection, anonymity and utility.")
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
