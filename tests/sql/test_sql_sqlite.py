@@ -169,3 +169,25 @@ def test_safe_harbor_keeps_the_year_and_random_patient_codes(sqlite_url: str, tm
     assert all(r["note_text"][:10].count("/") == 0 for r in rows)  # "01/01/2020" became "2020"
     assert len({r["person_id"] for r in rows}) == 5
     assert rows[0]["person_id"] != Pseudonyms("hmac", key=KEY).resource_id("Patient", "P0")
+
+
+def test_one_patient_key_for_fhir_and_sql(sqlite_url: str, tmp_path: Path) -> None:
+    """The same key gives a patient the same pseudonym and the same date shift in both paths."""
+    import json
+
+    from anonymed.fhir import FhirDeidentifier, FhirOptions
+
+    export = tmp_path / "fhir"
+    export.mkdir()
+    patient = {"resourceType": "Patient", "id": "P3", "birthDate": "1970-05-05"}
+    (export / "Patient.ndjson").write_text(json.dumps(patient) + "\n")
+    FhirDeidentifier(FhirOptions(patient_key=KEY, text=False)).run(export, tmp_path / "fhir-out")
+    fhir_patient = json.loads((tmp_path / "fhir-out" / "Patient.ndjson").read_text())
+    fhir_days = (dt.date.fromisoformat(fhir_patient["birthDate"]) - dt.date(1970, 5, 5)).days
+    out = tmp_path / "sql-out"
+    j = job(sqlite_url, parquet=out, seed=None)
+    j.run_range(j.plan()[0])
+    row = next(r for r in read_parquet(out) if r["note_id"] == 1003)  # person P3
+    source = next(r for r in note_rows(23) if r["note_id"] == 1003)
+    assert row["person_id"] == fhir_patient["id"]
+    assert (dt.date.fromisoformat(row["note_date"]) - source["note_date"]).days == fhir_days

@@ -12,6 +12,7 @@ with the same input, key and seed (and non-DP operators) write identical bytes.
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -67,15 +68,20 @@ class FhirDeidentifier:
                  pipeline: Pipeline | None = None) -> None:  # fmt: skip
         self.options = options
         self.table = options.table()
-        self.config = (config or PipelineConfig()).replace(patient_key=options.patient_key, seed=options.seed)
+        # without a key or a seed, one secret for the run: surrogates, shifts and pseudonyms stay consistent
+        # per patient within the run, and nothing is reproducible after it
+        key = options.patient_key
+        if key is None and options.seed is None:
+            key = secrets.token_bytes(32)
+        self.config = (config or PipelineConfig()).replace(patient_key=key, seed=options.seed)
         self.pipeline = pipeline if pipeline is not None else Pipeline(self.config)
         self.shift = DateShift(
-            key=options.patient_key,
+            key=key,
             seed=options.seed,
             min_days=self.table.min_shift_days,
             max_days=self.table.max_shift_days,
         )
-        self.ids = Pseudonyms(self.table.ids, key=options.patient_key, seed=options.seed)
+        self.ids = Pseudonyms(self.table.ids, key=key, seed=options.seed)
         self.index = ExportIndex(self.table.patient_elements)
         self.text = (
             TextPass(
