@@ -12,6 +12,14 @@
    trip without detectors (the database and pagination machinery alone) as the baseline. ``--pg-url``
    names a server; without it a throwaway one is started with the tests' helper (Debian's postgresql).
 Ages use the non-DP ``fake`` operator throughout (as in the byte-identical tests).
+
+Two leak measurements, on request (they are slower):
+
+* ``--leaks``: the whole Synthea export through ``deid-fhir`` (text pass on): how many distinct names,
+  telecom values, address parts and identifiers of its Patients and Practitioners survive (whole word,
+  case-insensitive) in the structured files and in the decoded notes, and how many note mentions.
+* ``--gold``: the gold FHIR set (every PhysioNet and EDS-pseudo development note as DocumentReferences,
+  ``anonymed.fhir.gold``) through the FHIR path and the plain-text path: gold PHI strings surviving, by label.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -153,6 +162,101 @@ def postgres(url: str, rows: int) -> None:
         )
 
 
+def synthea_leaks(export: Path, work: Path) -> None:
+    """``--leaks``: what the text pipeline alone leaves of the people's identifiers (no known detector)."""
+    import re
+
+    out = work / "leaks"
+    FhirDeidentifier(FhirOptions(patient_key=KEY, seed=1), CONFIG).run(export, out)
+    values: dict[str, str] = {}  # value -> what it is
+    for name in ("Patient.000.ndjson", "Practitioner.000.ndjson"):
+        who = name.split(".")[0].lower()
+        for line in (export / name).read_text(encoding="utf-8").splitlines():
+            person = json.loads(line)
+            for n in person.get("name", []):
+                values.update({v: f"{who} name" for v in [*n.get("given", []), n.get("family", "")] if v})
+            values.update({t["value"]: f"{who} telecom" for t in person.get("telecom", [])})
+            for a in person.get("address", []):
+                parts = [*a.get("line", []), a.get("city"), a.get("postalCode")]
+                values.update({v: f"{who} address" for v in parts if v})
+            values.update({i["value"]: f"{who} identifier" for i in person.get("identifier", [])})
+    structured = "\n".join(p.read_text(encoding="utf-8") for p in out.glob("*.ndjson"))
+    notes = [
+        base64.b64decode(json.loads(line)["content"][0]["attachment"]["data"]).decode("utf-8")
+        for line in (out / "DocumentReference.000.ndjson").read_text(encoding="utf-8").splitlines()
+    ]
+    joined = "\n".join(notes)
+    pattern = {v: re.compile(r"(?<!\w)" + re.escape(v) + r"(?!\w)", re.I) for v in values}
+    in_structured = {v for v, p in pattern.items() if p.search(structured)}
+    in_notes = {v: len(p.findall(joined)) for v, p in pattern.items() if p.search(joined)}
+    kinds = Counter(values[v] for v in in_notes)
+    resources = [
+        json.loads(line) for p in sorted(out.glob("*.ndjson")) for line in p.read_text().splitlines()
+    ]
+    present = {f"{r['resourceType']}/{r['id']}" for r in resources}
+    refs = [m for r in resources for m in re.findall(r'"reference": ?"([^"]+)"', json.dumps(r))]
+    invalid = _invalid(resources)
+    print(
+        f"Synthea output: {len(resources)} resources, {invalid} failing R4B validation (fhir.resources); "
+        f"{len(refs)} references, {sum(ref not in present for ref in refs)} unresolved"
+    )
+    print(
+        f"Synthea leaks (text pipeline alone): {len(values)} identifying values; "
+        f"{len(in_structured)} in structured elements; {len(in_notes)} in {len(notes)} decoded notes "
+        f"({sum(in_notes.values())} mentions): {dict(sorted(kinds.items()))}"
+    )
+
+
+def _invalid(resources: list[dict[str, Any]]) -> int:
+    """How many resources the FHIR R4B models of ``fhir.resources`` refuse."""
+    from fhir.resources.R4B import get_fhir_model_class
+
+    bad = 0
+    for resource in resources:
+        try:
+            get_fhir_model_class(resource["resourceType"]).model_validate(resource)
+        except ValueError:
+            bad += 1
+    return bad
+
+
+def gold_leaks(work: Path) -> None:
+    """``--gold``: gold PHI surviving through the FHIR path and the plain-text path, by label."""
+
+    from anonymed.fhir.gold import leaks, read_notes, write_gold_export
+    from anonymed.train.corpora import read_gold_documents
+    from anonymed.train.recipe import DEV_CORPORA, training_root
+
+    for lang in ("en", "fr"):
+        relative, fmt = DEV_CORPORA[lang]
+        docs = read_gold_documents(training_root() / relative, fmt, lang)
+        notes = write_gold_export(docs, work / f"gold-{lang}")
+        config = PipelineConfig(lang=lang)
+        deid = FhirDeidentifier(FhirOptions(patient_key=KEY), config)
+        deid.run(work / f"gold-{lang}", work / f"gold-{lang}-out")
+        written = read_notes(work / f"gold-{lang}-out")
+        by_id = {doc.id: doc for doc in docs}
+        fhir_out = {ref: written[deid.ids.resource_id("DocumentReference", ref)] for ref in notes}
+        pipeline = Pipeline(config.replace(patient_key=KEY))
+        plain_out = {
+            ref: pipeline.run(Document(ref, by_id[n].text, {"patient_id": p, "lang": lang})).result
+            for ref, (n, p) in notes.items()
+        }
+        for label in sorted({s.label.value for d in docs for s in d.gold}):
+            gold = {
+                ref: [s for s in by_id[n].gold if s.label.value == label] for ref, (n, _) in notes.items()
+            }
+            f, total = leaks(gold, fhir_out)
+            p, _ = leaks(gold, plain_out)
+            print(f"  gold {lang} {label}: FHIR path {f}/{total}, plain-text path {p}/{total}")
+        gold = {ref: list(by_id[n].gold) for ref, (n, _) in notes.items()}
+        (f, total), (p, _) = leaks(gold, fhir_out), leaks(gold, plain_out)
+        print(
+            f"gold {lang} ({len(docs)} notes): FHIR path {f}/{total} = {f / total:.3f}, "
+            f"plain-text path {p}/{total} = {p / total:.3f}"
+        )
+
+
 def main() -> None:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -164,9 +268,15 @@ def main() -> None:
     parser.add_argument(
         "--pg-url", type=str, default=None, help="PostgreSQL URL (default: a throwaway server)"
     )
+    parser.add_argument("--leaks", action="store_true", help="measure what the Synthea notes leak")
+    parser.add_argument("--gold", action="store_true", help="measure the gold FHIR set's leak rates")
     args = parser.parse_args()
     with ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="anonymed-bench-")))
+        if args.leaks:
+            synthea_leaks(args.synthea, work)
+        if args.gold:
+            gold_leaks(work)
         structured(args.synthea, work)
         notes_paths(args.synthea, args.notes, work)
         if args.rows:

@@ -244,3 +244,38 @@ def test_without_the_text_pass_free_text_and_narratives_are_removed() -> None:
     }
     out = structured([patient], rules={**RULES}).resource(patient)
     assert out is not None and "text" not in out  # a Narrative without its div is invalid: status goes too
+
+
+def test_binary_data_goes_through_the_attachment_processing() -> None:
+    import base64
+
+    class Upper:
+        """A stand-in text pass: upper-cases the text (a visible change, no pipeline needed)."""
+
+        def scrub(self, text: str, context: object) -> tuple[str, tuple[()]]:
+            return text.upper(), ()
+
+    rtf = base64.b64encode(rb"{\rtf1\ansi seen by ann lee\par}").decode()
+    pdf = base64.b64encode(b"%PDF-1.4 ann lee").decode()
+    binaries = [
+        {
+            "resourceType": "Binary",
+            "id": "b1",
+            "contentType": "text/plain",
+            "data": base64.b64encode(b"ann").decode(),
+        },
+        {"resourceType": "Binary", "id": "b2", "contentType": "application/rtf", "data": rtf},
+        {"resourceType": "Binary", "id": "b3", "contentType": "application/pdf", "data": pdf},
+    ]
+    rules = {**RULES, "Binary.data": "attachment", "Binary.contentType": "keep"}
+    sp = structured(binaries, rules=rules)
+    sp.text = Upper()  # type: ignore[assignment]
+    plain, converted, dropped = (sp.resource(b) for b in binaries)
+    assert plain is not None and base64.b64decode(plain["data"]) == b"ANN"
+    assert converted is not None and converted["contentType"] == "text/plain; charset=utf-8"
+    assert base64.b64decode(converted["data"]).decode().strip() == "SEEN BY ANN LEE"
+    assert dropped is not None and "data" not in dropped and dropped["contentType"] == "application/pdf"
+    assert sp.stats.attachments == {
+        "processed": 2,
+        "unprocessed: content type application/pdf not processed": 1,
+    }

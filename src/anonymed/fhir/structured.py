@@ -164,8 +164,8 @@ class StructuredPass:
         node = self._logical_reference(node, path)
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if root and key == "resourceType":
-                continue
+            if (root and key == "resourceType") or (key == "contentType" and key in out):
+                continue  # (a Binary's contentType may already be set by its data)
             if key in ("extension", "modifierExtension"):
                 kept = self._extensions(value, path, res, modifier=key == "modifierExtension")
             elif key.startswith("_"):
@@ -180,6 +180,8 @@ class StructuredPass:
                     return _REMOVED  # a quarantined entry goes whole, full URL included
             elif root and key == "id" and res.contained:
                 kept = value  # a contained resource's id is local to its container
+            elif root and key == "data" and self.table.action((*path, key)) == "attachment":
+                kept = self._binary(node, path, res, out)  # a Binary's data, read with its contentType
             else:
                 kept = self._walk(value, (*path, key), inherited, res, node)
             if kept is not _REMOVED and kept != [] and kept is not None:
@@ -273,6 +275,15 @@ class StructuredPass:
         res.labels.add("MASKED" if outcome.status == "processed" else "REDACTED")
         merged = {**core, **out}
         return merged if merged else _REMOVED
+
+    def _binary(self, node: Mapping[str, Any], path: Path, res: _Resource, out: dict[str, Any]) -> Any:
+        """A Binary resource's ``data`` through the attachment processing (its contentType may change)."""
+        core = self._attachment({"contentType": node.get("contentType"), "data": node.get("data")}, path, res)
+        if core is _REMOVED or "data" not in core:
+            return _REMOVED
+        if "contentType" in core:
+            out["contentType"] = core["contentType"]
+        return core["data"]
 
     def _attachment_url(self, url: str) -> str | None:
         return self._reference(url) if self.index.resolve(url) is not None else None
