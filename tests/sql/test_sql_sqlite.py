@@ -191,3 +191,33 @@ def test_one_patient_key_for_fhir_and_sql(sqlite_url: str, tmp_path: Path) -> No
     source = next(r for r in note_rows(23) if r["note_id"] == 1003)
     assert row["person_id"] == fhir_patient["id"]
     assert (dt.date.fromisoformat(row["note_date"]) - source["note_date"]).days == fhir_days
+
+
+@pytest.mark.slow
+def test_cli_with_two_dask_workers_writes_the_rows_of_one_process(sqlite_url: str, tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    from typer.testing import CliRunner
+
+    from anonymed.cli import app
+
+    common = [
+        "deid-sql",
+        "--url",
+        sqlite_url,
+        "--table",
+        "note",
+        "--map",
+        "id=note_id,text=note_text,patient=person_id,date=note_date",
+        "--seed",
+        "3",
+        "--operator",
+        "AGE=fake",
+        "--page-size",
+        "4",
+        "--no-progress",
+    ]
+    two = CliRunner().invoke(app, [*common, "-o", str(tmp_path / "two"), "--workers", "2"])
+    one = CliRunner().invoke(app, [*common, "-o", str(tmp_path / "one")])
+    assert two.exit_code == 0 and one.exit_code == 0, (two.output, one.output)
+    assert len(list((tmp_path / "two").glob("_progress-r*.json"))) == 2
+    assert read_parquet(tmp_path / "two") == read_parquet(tmp_path / "one")

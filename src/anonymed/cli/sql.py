@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,7 +10,6 @@ import typer
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
 from anonymed.cli.deid import build_config, parse_operators, read_patient_key
-from anonymed.errors import ConfigError
 from anonymed.sql import ColumnMap, RangeResult, Source, SqlJob
 
 
@@ -21,12 +19,10 @@ def _run(job: SqlJob, workers: int | None, progress: bool) -> list[RangeResult]:
         with progress_bar("deid-sql", progress) as bar:
             task = bar.add_task("deid-sql", total=None, failed=0)
             return [job.run_range(r, lambda n: bar.advance(task, n)) for r in ranges]
-    try:
-        distributed: Any = importlib.import_module("distributed")
-    except ImportError:
-        raise ConfigError("--workers needs Dask: pip install 'anonymed[scale]'") from None
-    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
-    with cluster, distributed.Client(cluster) as client:
+    from anonymed.runner.dask import dask_executor  # Dask is optional: imported when asked for
+
+    with dask_executor(workers) as executor:
+        client = executor.client
         return list(client.gather(client.map(job.run_range, ranges, pure=False)))
 
 
