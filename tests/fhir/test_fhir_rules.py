@@ -104,3 +104,20 @@ def test_safe_harbor_table_keeps_years_alone_and_derives_nothing_from_identifier
     default = load_rules("pseudonymisation")
     assert not default.safe_harbor and default.ids == "hmac" and default.text.dates == "shift"
     assert default.action(("Encounter", "period")) == "shift"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"rules": {"**.period": "shift"}},
+        {"rules": {"**.identifier.value": "pseudonym"}},
+        {"extensions": {"http://x": "shift"}},
+        {"profile": {"safe_harbor": True, "ids": "hmac"}},
+        {"text": {"dates": "shift"}},
+    ],
+)
+def test_a_table_claiming_safe_harbor_may_not_shift_or_derive_codes(data: dict[str, object]) -> None:
+    base: dict[str, object] = {"profile": {"safe_harbor": True, "ids": "random"}, "text": {"dates": "year"}}
+    with pytest.raises(ConfigError, match="claims Safe Harbor"):
+        parse_table({**base, **data}, "t")
+    assert parse_table(base, "t").safe_harbor

@@ -58,16 +58,14 @@ def test_postgres_table_to_new_table_with_typed_dates(postgres_url: str, pg_tabl
 
 def test_postgres_query_source_and_resume(postgres_url: str, pg_table: str) -> None:
     query = Source(query=f"SELECT * FROM {pg_table} WHERE site = 'north'")
-    job = SqlJob(
-        postgres_url,
-        query,
-        COLUMNS,
-        table=f"{pg_table}_north",
-        patient_key=KEY,
-        seed=1,
-        page_size=3,
-        config=PipelineConfig(operators={"AGE": "fake"}),
-    )
+    options: dict[str, Any] = {
+        "table": f"{pg_table}_north",
+        "patient_key": KEY,
+        "seed": 1,
+        "page_size": 3,
+        "config": PipelineConfig(operators={"AGE": "fake"}),
+    }
+    job = SqlJob(postgres_url, query, COLUMNS, **options)
 
     def stop(n: int) -> None:
         raise KeyboardInterrupt
@@ -75,17 +73,7 @@ def test_postgres_query_source_and_resume(postgres_url: str, pg_table: str) -> N
     with pytest.raises(KeyboardInterrupt):
         job.run_range(job.plan()[0], stop)
     assert len(read(postgres_url, f"{pg_table}_north")) == 3
-    resumed = SqlJob(
-        postgres_url,
-        query,
-        COLUMNS,
-        table=f"{pg_table}_north",
-        patient_key=KEY,
-        seed=1,
-        page_size=3,
-        resume=True,
-        config=PipelineConfig(operators={"AGE": "fake"}),
-    )
+    resumed = SqlJob(postgres_url, query, COLUMNS, resume=True, **options)
     assert resumed.run_range(resumed.plan()[0]).rows == 5
     assert len(read(postgres_url, f"{pg_table}_north")) == 8
 
@@ -94,42 +82,12 @@ def test_cli_round_trip_and_summary(postgres_url: str, pg_table: str, tmp_path: 
     key = tmp_path / "key"
     key.write_bytes(KEY)
     summary = tmp_path / "run.json"
-    result = CliRunner().invoke(
-        app,
-        [
-            "deid-sql",
-            "--url",
-            postgres_url,
-            "--table",
-            pg_table,
-            "--map",
-            "id=note_id,text=note_text,patient=person_id,date=note_date",
-            "-o",
-            str(tmp_path / "pq"),
-            "--patient-key-file",
-            str(key),
-            "--operator",
-            "AGE=fake",
-            "--no-progress",
-            "--summary",
-            str(summary),
-        ],
-    )
+    base = ["deid-sql", "--url", postgres_url, "--table", pg_table, "--no-progress"]
+    mapping = "id=note_id,text=note_text,patient=person_id,date=note_date"
+    options = ["--patient-key-file", str(key), "--operator", "AGE=fake", "--summary", str(summary)]
+    result = CliRunner().invoke(app, [*base, "--map", mapping, "-o", str(tmp_path / "pq"), *options])
     assert result.exit_code == 0, result.output
     report = json.loads(summary.read_text())
     assert report["rows"] == 17 and report["failed"] == 0 and report["keyed"]
-    bad = CliRunner().invoke(
-        app,
-        [
-            "deid-sql",
-            "--url",
-            postgres_url,
-            "--table",
-            pg_table,
-            "--map",
-            "id=note_id",
-            "-o",
-            str(tmp_path / "x"),
-        ],
-    )
+    bad = CliRunner().invoke(app, [*base, "--map", "id=note_id", "-o", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "needs the roles ['text']" in bad.output

@@ -159,7 +159,7 @@ def parse_table(data: Mapping[str, Any], name: str) -> RuleTable:
         Rule(tuple(path.split(".")), action, order)
         for order, (path, action) in enumerate(_checked(data.get("rules", {}), ACTIONS, "[rules]").items())
     )
-    return RuleTable(
+    table = RuleTable(
         name=str(profile.get("name", name)),
         rules=rules,
         extensions=_checked(data.get("extensions", {}), EXTENSION_ACTIONS, "[extensions]"),
@@ -170,14 +170,33 @@ def parse_table(data: Mapping[str, Any], name: str) -> RuleTable:
         safe_harbor=bool(profile.get("safe_harbor", False)),
         min_shift_days=low,
         max_shift_days=high,
-        patient_elements=_str_tuple(dict(data.get("patient", {})).get("references", ["subject", "patient"]),
-                                    "[patient] references"),
+        patient_elements=_str_tuple(
+            dict(data.get("patient", {})).get("references", ["subject", "patient"]), "[patient] references"
+        ),
         text=TextSettings(
             dates=text.get("dates", "shift"),
             operators=dict(text.get("operators", {})),
             reference_dates=_str_tuple(text.get("reference_dates", []), "[text] reference_dates"),
         ),
-    )  # fmt: skip
+    )
+    if table.safe_harbor:
+        _check_safe_harbor(table)
+    return table
+
+
+#: what a table may not do if it claims Safe Harbor: derived codes and moved dates are pseudonymisation
+_NOT_SAFE_HARBOR: Final = frozenset({"shift", "pseudonym"})
+
+
+def _check_safe_harbor(table: RuleTable) -> None:
+    """Refuse a table that claims Safe Harbor but keeps more than years or derives codes from identifiers."""
+    used = {rule.action for rule in table.rules} | set(table.extensions.values())
+    if used & _NOT_SAFE_HARBOR or table.ids != "random" or table.text.dates != "year":
+        raise ConfigError(
+            f"rules table {table.name!r} claims Safe Harbor but uses {sorted(used & _NOT_SAFE_HARBOR)}, "
+            f"ids={table.ids!r}, text dates={table.text.dates!r}: Safe Harbor keeps years alone (no shift), "
+            "removes identifiers (no HMAC pseudonyms) and needs ids='random' and [text] dates='year'"
+        )  # fmt: skip
 
 
 def shipped_profiles() -> list[str]:
