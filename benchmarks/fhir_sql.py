@@ -220,6 +220,33 @@ def _invalid(resources: list[dict[str, Any]]) -> int:
     return bad
 
 
+def _surviving_dates(
+    notes: dict[str, tuple[str, str]],
+    by_id: dict[str, Document],
+    out: dict[str, str],
+    pipeline: Pipeline,
+    lang: str,
+) -> None:
+    """The gold dates surviving the FHIR path: detected or not, and their kind (counts only)."""
+    import re
+
+    from anonymed.substitute.temporal import parse_temporal
+
+    kinds: Counter[str] = Counter()
+    for ref, (note, _) in notes.items():
+        doc = by_id[note]
+        found = [s for s in doc.gold if s.label.value == "DATE"]
+        found = [s for s in found if re.search(r"(?<!\w)" + re.escape(s.text) + r"(?!\w)", out[ref], re.I)]
+        if not found:
+            continue
+        detected = pipeline.detect(Document(ref, doc.text, {"lang": lang})).spans
+        for span in found:
+            hit = any(d.start < span.end and span.start < d.end for d in detected)
+            value = parse_temporal(span.text, lang=lang)
+            kinds[f"{'detected' if hit else 'missed'} {value.kind.value if value else 'unparsed'}"] += 1
+    print(f"  gold {lang} dates surviving the FHIR path: {dict(sorted(kinds.items()))}")
+
+
 def gold_leaks(work: Path) -> None:
     """``--gold``: gold PHI surviving through the FHIR path and the plain-text path, by label."""
 
@@ -249,6 +276,7 @@ def gold_leaks(work: Path) -> None:
             f, total = leaks(gold, fhir_out)
             p, _ = leaks(gold, plain_out)
             print(f"  gold {lang} {label}: FHIR path {f}/{total}, plain-text path {p}/{total}")
+        _surviving_dates(notes, by_id, fhir_out, pipeline, lang)
         gold = {ref: list(by_id[n].gold) for ref, (n, _) in notes.items()}
         (f, total), (p, _) = leaks(gold, fhir_out), leaks(gold, plain_out)
         print(
