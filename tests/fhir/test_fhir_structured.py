@@ -5,6 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from anonymed.fhir.dates import DateShift
 from anonymed.fhir.ids import Pseudonyms
 from anonymed.fhir.index import ExportIndex
@@ -279,3 +282,42 @@ def test_binary_data_goes_through_the_attachment_processing() -> None:
         "processed": 2,
         "unprocessed: content type application/pdf not processed": 1,
     }
+
+
+_KEYS = st.sampled_from(["status", "note", "name", "code", "value", "given", "line", "text", "id"])
+_LEAVES = st.text(alphabet="abcdefghij", min_size=4, max_size=8).map(lambda s: f"v{s}")
+_TREES = st.recursive(
+    _LEAVES,
+    lambda inner: st.dictionaries(_KEYS, inner, max_size=4) | st.lists(inner, max_size=3),
+    max_leaves=25,
+)
+
+
+def _strings(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
+    if isinstance(node, dict):
+        return [x for k, v in node.items() for x in _strings(v, (*path, k))]
+    if isinstance(node, list):
+        return [x for v in node for x in _strings(v, path)]
+    return [(path, node)] if isinstance(node, str) else []
+
+
+@given(st.dictionaries(_KEYS, _TREES, max_size=5))
+def test_deny_by_default_nothing_no_rule_reaches_survives(body: dict[str, Any]) -> None:
+    resource = {"resourceType": "Observation", **{k: v for k, v in body.items() if k != "id"}}
+    table = parse_table({"rules": {"**.status": "keep"}}, "t")
+    sp = StructuredPass(
+        table,
+        Pseudonyms("hmac", key=b"k" * 32),
+        DateShift(key=b"k" * 32),
+        ExportIndex(),
+        None,
+        as_of=dt.date(2024, 1, 1),
+        restricted_zip3=frozenset(),
+    )
+    out = sp.resource(resource)
+    assert out is not None
+    reachable = {value for path, value in _strings(resource) if "status" in path}
+    written = {value for path, value in _strings({k: v for k, v in out.items() if k != "meta"})}
+    assert written - {"Observation"} <= reachable
+    unreached = [path for path, _ in _strings(body) if "status" not in path and path[0] != "id"]
+    assert sum(sp.stats.unknown.values()) == len(unreached)  # each removed value counted under its path

@@ -33,7 +33,9 @@ BLOCKS: Final = frozenset({
 })  # fmt: skip
 _TOKEN: Final = re.compile(
     r"<!--.*?(?:-->|\Z)|<!\[CDATA\[(?P<cdata>.*?)(?:\]\]>|\Z)|<[!?][^>]*>?"
-    r"|<(?P<close>/?)(?P<name>[A-Za-z][\w:.-]*)(?P<attrs>(?:[^>\"']|\"[^\"]*\"|'[^']*')*)>",
+    # a tag's attributes never span a "<" (quoted or not): each match attempt stops at the next tag, so
+    # a note full of unclosed tags is read in linear time (such a "tag" is read as text, and scrubbed)
+    r"|<(?P<close>/?)(?P<name>[A-Za-z][\w:.-]*)(?P<attrs>(?:[^<>\"']|\"[^\"<]*\"|'[^'<]*')*)>",
     re.S,
 )
 _ATTR: Final = re.compile(r"([^\s=/>\"']+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>\"']+)))?")
