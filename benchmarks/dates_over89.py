@@ -7,7 +7,7 @@ reference date (``over89.age_reference`` at ``--today``). Reported per operator:
 90+ years back, surrogates that are the ``[90+]`` marker, and surrogates that are dates implying 90+ (read
 back with ``parse_layout``; birth dates with two-digit years in the past). Usage:
 
-    .venv/bin/python benchmarks/dates_over89.py --data /work/shared/data --runs 3 --today 2026-11-22
+    .venv/bin/python benchmarks/dates_over89.py --data DATA --runs 3 --today 2026-11-22
 """
 
 from __future__ import annotations
@@ -83,7 +83,12 @@ def measure(docs: list[Document], runs: int) -> Counter[str]:
 def main() -> None:
     """Print the counts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument(
+        "--data",
+        type=Path,
+        required=True,
+        help="data root with physionet_deid/, eds_pseudo_fr_synth/ and presidio_synth/",
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--today", type=dt.date.fromisoformat, default=dt.date.today())
     args = parser.parse_args()

@@ -1,6 +1,6 @@
 """Detect-and-replace vs Presidio on the PhysioNet deid development notes: notes per second and recall.
 
-Usage: python benchmarks/deid_vs_presidio.py [--data /work/shared/data] [--limit N]
+Usage: python benchmarks/deid_vs_presidio.py [--data DATA] [--limit N]
 
 Needs the ``bench`` extra (``pip install -e '.[bench]'``: presidio-analyzer). Presidio runs with its
 predefined pattern recognizers behind its no-op NLP engine (no spaCy model is downloaded or loaded), and
@@ -25,6 +25,7 @@ from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.io.physionet import PhysionetReader
 from anonymed.labels import PRESIDIO_LABELS, Label
 from anonymed.pipeline import Pipeline
+from anonymed.train.recipe import training_root
 
 Detect = Callable[[Document], Sequence[Span]]
 HEADER = (
@@ -112,7 +113,12 @@ def row(result: dict[str, Any]) -> str:
 def main() -> None:
     """Measure, then print the table and the conditions."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=training_root(),
+        help="data root with physionet_deid/ (default: the development notes shipped in the package)",
+    )
     parser.add_argument("--limit", type=int, default=None)
     args = parser.parse_args()
     notes = load_notes(args.data, args.limit)

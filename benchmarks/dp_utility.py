@@ -9,7 +9,7 @@ places left unchanged (the mechanism may return the place itself), and the
 coverage (share of gold phrases the operator could parse or find; the rest go to the fallback operator).
 Repeated ``--runs`` times (OpenDP noise cannot be seeded). Usage:
 
-    .venv/bin/python benchmarks/dp_utility.py --data /work/shared/data/physionet_deid --runs 5
+    .venv/bin/python benchmarks/dp_utility.py --runs 5 [--data DATA/physionet_deid]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from anonymed.substitute.dp_common import DPOperator
 from anonymed.substitute.places import load_places
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.temporal import Temporal, Unit
+from anonymed.train.recipe import training_root
 
 EPSILONS = (0.1, 0.5, 1.0, 2.0, 5.0)
 CATEGORIES = {"Date": (Label.DATE, None), "DateYear": (Label.DATE, "year"), "Age": (Label.AGE, None)}
@@ -99,7 +100,12 @@ def _cell(values: list[float], how: str = "mean") -> str:
 def main() -> None:
     """Print the markdown utility table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data/physionet_deid"))
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=training_root() / "physionet_deid",
+        help="PhysioNet deid folder (default: the development notes shipped in the package)",
+    )
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     docs = list(read_notes(args.data))

@@ -1,6 +1,6 @@
 """Speed of the FHIR and SQL paths, each against a baseline measured in the same run.
 
-    python benchmarks/fhir_sql.py --synthea ../shared/data/fhir_synthea --notes 200 --rows 100000
+    python benchmarks/fhir_sql.py --synthea SYNTHEA --notes 200 --rows 100000  (SYNTHEA: a Synthea export)
 
 1. Structured pass (``deid-fhir --no-text``) over the whole export: resources per CPU second (one core),
    against parsing and re-serialising the same resources with orjson (the floor of any NDJSON tool).
@@ -11,15 +11,25 @@
    by ``deid-sql`` into a new table, and counted back; rows per second of wall time, with the same round
    trip without detectors (the database and pagination machinery alone) as the baseline. ``--pg-url``
    names a server; without it a throwaway one is started with the tests' helper (Debian's postgresql).
-Ages use the non-DP ``fake`` operator throughout (as in the byte-identical tests).
+Every path runs the default privacy profile (``pseudonymise``).
 
 Two leak measurements, on request (they are slower):
 
 * ``--leaks``: the whole Synthea export through ``deid-fhir`` (text pass on): how many distinct names,
   telecom values, address parts and identifiers of its Patients and Practitioners survive (whole word,
-  case-insensitive) in the structured files and in the decoded notes, and how many note mentions.
+  case-insensitive) in the structured files and in the decoded notes, and how many note mentions; and the
+  timeline attack below on its notes.
 * ``--gold``: the gold FHIR set (every PhysioNet and EDS-pseudo development note as DocumentReferences,
-  ``anonymed.fhir.gold``) through the FHIR path and the plain-text path: gold PHI strings surviving, by label.
+  ``anonymed.fhir.gold``) through the FHIR path and the plain-text path: the leak rate of ``anonymed
+  evaluate leaks`` (``anonymed.evaluate.leaks``: a gold item's text surviving at or near its place, here
+  by word alignment for both paths), overall and by label; for the plain-text path also its split into
+  missed and written back (from the run's spans); and the timeline attack on the FHIR path's notes.
+
+The timeline attack: structured dates move by the patient's shift S alone, so one true structured date
+(a birth date) gives S; each full date the FHIR path wrote in the patient's notes is then estimated as
+``s_j - S``. Printed: how many, the share recovered exactly, the median and largest error in days; and,
+for comparison, the attack of docs/profiles.md (one true note date revealed, the others estimated as
+``s_j - (s_i - d_i)``) on the same dates.
 """
 
 from __future__ import annotations
@@ -28,10 +38,11 @@ import argparse
 import base64
 import json
 import shutil
+import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -41,11 +52,15 @@ import orjson
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
 from anonymed.fhir import FhirDeidentifier, FhirOptions
+from anonymed.fhir.text import TextContext
+from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
 from anonymed.sql import ColumnMap, Source, SqlJob, open_database
+from anonymed.substitute.over89 import has_year
+from anonymed.substitute.temporal import Kind, detect_order, parse_temporal
 
 KEY = b"benchmark-patient-key-0123"
-CONFIG = PipelineConfig(operators={"AGE": "fake"})
+CONFIG = PipelineConfig()
 
 
 def _timed(action: Any) -> tuple[float, float]:
@@ -167,7 +182,9 @@ def synthea_leaks(export: Path, work: Path) -> None:
     import re
 
     out = work / "leaks"
-    FhirDeidentifier(FhirOptions(patient_key=KEY, seed=1), CONFIG).run(export, out)
+    deid = FhirDeidentifier(FhirOptions(patient_key=KEY, seed=1), CONFIG)
+    captured = _capture(deid)
+    deid.run(export, out)
     values: dict[str, str] = {}  # value -> what it is
     for name in ("Patient.000.ndjson", "Practitioner.000.ndjson"):
         who = name.split(".")[0].lower()
@@ -205,6 +222,7 @@ def synthea_leaks(export: Path, work: Path) -> None:
         f"{len(in_structured)} in structured elements; {len(in_notes)} in {len(notes)} decoded notes "
         f"({sum(in_notes.values())} mentions): {dict(sorted(kinds.items()))}"
     )
+    timeline_attack(captured, deid, "en", "Synthea")
 
 
 def _invalid(resources: list[dict[str, Any]]) -> int:
@@ -220,39 +238,77 @@ def _invalid(resources: list[dict[str, Any]]) -> int:
     return bad
 
 
-def _surviving_dates(
-    notes: dict[str, tuple[str, str]],
-    by_id: dict[str, Document],
-    out: dict[str, str],
-    pipeline: Pipeline,
-    lang: str,
-) -> None:
-    """The gold dates surviving the FHIR path: detected or not, and their kind (counts only)."""
-    import re
+def _capture(deid: FhirDeidentifier) -> list[Document]:
+    """Keep every Document the FHIR path's text pass produces (with its replacements)."""
+    captured: list[Document] = []
+    assert deid.text is not None
+    run = deid.text.run
 
-    from anonymed.substitute.temporal import parse_temporal
+    def recording(text: str, context: TextContext) -> Document:
+        done = run(text, context)
+        captured.append(done)
+        return done
 
-    kinds: Counter[str] = Counter()
-    for ref, (note, _) in notes.items():
-        doc = by_id[note]
-        found = [s for s in doc.gold if s.label.value == "DATE"]
-        found = [s for s in found if re.search(r"(?<!\w)" + re.escape(s.text) + r"(?!\w)", out[ref], re.I)]
-        if not found:
-            continue
-        detected = pipeline.detect(Document(ref, doc.text, {"lang": lang})).spans
-        for span in found:
-            hit = any(d.start < span.end and span.start < d.end for d in detected)
-            value = parse_temporal(span.text, lang=lang)
-            kinds[f"{'detected' if hit else 'missed'} {value.kind.value if value else 'unparsed'}"] += 1
-    print(f"  gold {lang} dates surviving the FHIR path: {dict(sorted(kinds.items()))}")
+    deid.text.run = recording  # type: ignore[method-assign]
+    return captured
+
+
+def _days(texts: list[str], lang: str) -> list[int | None]:
+    """Day numbers of the full dates (with their year) among ``texts``, in one numeric order."""
+    order = detect_order(texts, lang)
+    values = [parse_temporal(t, lang=lang, order=order) for t in texts]
+    return [
+        int(v.quantity) if v is not None and v.kind is Kind.DATE and has_year(v) else None for v in values
+    ]
+
+
+def timeline_attack(docs: list[Document], deid: FhirDeidentifier, lang: str, name: str) -> None:
+    """The attack of the module docstring on the full dates the FHIR path wrote in patients' notes."""
+    by_patient: dict[str, dict[int, int]] = defaultdict(dict)  # patient -> true day -> surrogate day
+    for doc in docs:
+        reps = [r for r in doc.replacements if r.label is Label.DATE]
+        true, written = _days([r.original for r in reps], lang), _days([r.surrogate for r in reps], lang)
+        for d, s in zip(true, written, strict=True):
+            if d is not None and s is not None and doc.patient_id and not doc.patient_id.startswith("\x00"):
+                by_patient[doc.patient_id].setdefault(d, s)
+    known_shift = [
+        abs(s - deid.timeline.days(p) - d) for p, dates in by_patient.items() for d, s in dates.items()
+    ]
+    one_note = [
+        abs(sj - (si - di) - dj)
+        for dates in by_patient.values()
+        for di, si in dates.items()
+        for dj, sj in dates.items()
+        if dj != di
+    ]
+    if not known_shift:
+        print(f"  timeline attack {name} {lang}: no full dates in notes")
+        return
+
+    def line(errors: list[int]) -> str:
+        exact = sum(e == 0 for e in errors) / len(errors)
+        median = statistics.median(errors)
+        return f"{len(errors):,} estimates, exact {exact:.1%}, median {median} d, max {max(errors)} d"
+
+    print(f"  timeline attack {name} {lang} ({len(by_patient)} patients, {len(known_shift)} note dates):")
+    print(f"    one true structured date known (S revealed): {line(known_shift)}")
+    if one_note:
+        print(f"    one true note date known (docs/profiles.md): {line(one_note)}")
 
 
 def gold_leaks(work: Path) -> None:
-    """``--gold``: gold PHI surviving through the FHIR path and the plain-text path, by label."""
-
-    from anonymed.fhir.gold import leaks, read_notes, write_gold_export
+    """``--gold``: leak rates through the FHIR path and the plain-text path, by label; timeline attack."""
+    from anonymed.evaluate.leaks import Anonymized, LeakCounts, evaluate_leaks, from_run
+    from anonymed.fhir.gold import read_notes, write_gold_export
     from anonymed.train.corpora import read_gold_documents
     from anonymed.train.recipe import DEV_CORPORA, training_root
+
+    def rate(counts: LeakCounts | None) -> str:
+        return (
+            "-"
+            if not counts or not counts.items
+            else f"{counts.leaked}/{counts.items} ({counts.leaked / counts.items:.1%})"
+        )
 
     for lang in ("en", "fr"):
         relative, fmt = DEV_CORPORA[lang]
@@ -260,29 +316,30 @@ def gold_leaks(work: Path) -> None:
         notes = write_gold_export(docs, work / f"gold-{lang}")
         config = PipelineConfig(lang=lang)
         deid = FhirDeidentifier(FhirOptions(patient_key=KEY), config)
+        captured = _capture(deid)
         deid.run(work / f"gold-{lang}", work / f"gold-{lang}-out")
         written = read_notes(work / f"gold-{lang}-out")
         by_id = {doc.id: doc for doc in docs}
+        by_ref = {ref: by_id[n] for ref, (n, _) in notes.items()}
         fhir_out = {ref: written[deid.ids.resource_id("DocumentReference", ref)] for ref in notes}
         pipeline = Pipeline(config.replace(patient_key=KEY))
-        plain_out = {
-            ref: pipeline.run(Document(ref, by_id[n].text, {"patient_id": p, "lang": lang})).result
+        plain = {
+            ref: pipeline.run(Document(ref, by_id[n].text, {"patient_id": p, "lang": lang}))
             for ref, (n, p) in notes.items()
         }
-        for label in sorted({s.label.value for d in docs for s in d.gold}):
-            gold = {
-                ref: [s for s in by_id[n].gold if s.label.value == label] for ref, (n, _) in notes.items()
-            }
-            f, total = leaks(gold, fhir_out)
-            p, _ = leaks(gold, plain_out)
-            print(f"  gold {lang} {label}: FHIR path {f}/{total}, plain-text path {p}/{total}")
-        _surviving_dates(notes, by_id, fhir_out, pipeline, lang)
-        gold = {ref: list(by_id[n].gold) for ref, (n, _) in notes.items()}
-        (f, total), (p, _) = leaks(gold, fhir_out), leaks(gold, plain_out)
+        fhir = evaluate_leaks(Anonymized(by_ref[ref], fhir_out[ref]) for ref in notes)
+        aligned = evaluate_leaks(Anonymized(by_ref[ref], plain[ref].result) for ref in notes)
+        causes = evaluate_leaks(from_run(by_ref[ref], plain[ref]) for ref in notes)
         print(
-            f"gold {lang} ({len(docs)} notes): FHIR path {f}/{total} = {f / total:.3f}, "
-            f"plain-text path {p}/{total} = {p / total:.3f}"
+            f"gold {lang} ({len(docs)} notes): category | FHIR path | plain-text path | "
+            "plain, missed / written back"
         )
+        for category in fhir.categories():
+            print(
+                f"  {category} | {rate(fhir.category(category))} | {rate(aligned.category(category))} | "
+                f"{(causes.category(category) or LeakCounts()).cell()}"
+            )
+        timeline_attack(captured, deid, lang, "gold")
 
 
 def main() -> None:

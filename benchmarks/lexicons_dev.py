@@ -1,6 +1,6 @@
 """Token-level recall/precision and speed of the lexicon detector on the development splits.
 
-    python benchmarks/lexicons_dev.py [--data /work/shared/data] [--min-city-population 15000] [--high-recall]
+    python benchmarks/lexicons_dev.py --data DATA [--min-city-population 15000] [--high-recall]
 
 Reads the PhysioNet deid (id.text + id-phi.phrase) and EDS-pseudo (dev.jsonl) files directly. A gold token
 is an alphanumeric run inside a gold span; it is found when a predicted span of the matching label (NAME for
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from anonymed.detect.lexicons import LexiconDetector, LexiconParams
+from anonymed.detect.lexicons.detector import LexiconDetector, LexiconParams
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 
@@ -115,7 +115,9 @@ def _count(
 def main() -> None:
     """Print the figures for both corpora."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument(
+        "--data", type=Path, required=True, help="data root with physionet_deid/ and eds_pseudo_fr_synth/"
+    )
     parser.add_argument("--min-city-population", type=int, default=LexiconParams.min_city_population)
     parser.add_argument("--high-recall", action="store_true")
     args = parser.parse_args()

@@ -1,6 +1,6 @@
 """Token-level precision and recall of the pattern detector alone on the development splits.
 
-Usage: python benchmarks/patterns_dev.py [--data /work/shared/data] [--high-recall] [--errors LABEL]
+Usage: python benchmarks/patterns_dev.py --data DATA [--high-recall] [--errors LABEL]
 
 Tokens are the alphanumeric runs of the text; a token is gold for a group when it overlaps a gold span of one
 of the group's corpus labels, predicted when it overlaps a predicted span whose (label, subtype) the group
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from anonymed.detect.patterns import PatternDetector, PatternParams
+from anonymed.detect.patterns.detector import PatternDetector, PatternParams
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -147,7 +147,9 @@ def _show_errors(doc_id: str, text: str, gold: set[int], pred: set[int]) -> None
 def main() -> None:
     """Parse arguments and print both corpora's tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument(
+        "--data", type=Path, required=True, help="data root with physionet_deid/ and eds_pseudo_fr_synth/"
+    )
     parser.add_argument("--high-recall", action="store_true")
     parser.add_argument("--errors", help="print the errors of the groups whose name starts with this text")
     args = parser.parse_args()

@@ -1,6 +1,6 @@
 """Scaling of the batch runner: 1 vs 2 Dask workers, and peak memory for 10x more input.
 
-Usage: python benchmarks/scaling.py [--data /work/shared/data] [--notes 4350] [--memory-notes 1450]
+Usage: python benchmarks/scaling.py [--data DATA] [--notes 4350] [--memory-notes 1450]
                                     [--shard-size 100]
 
 Needs the ``scale`` extra (dask[distributed], pyarrow). The corpus is the PhysioNet deid development notes
@@ -37,6 +37,7 @@ from anonymed.runner.batch import BatchOptions, run_batch
 from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.process import ProcessFactory, built_process
 from anonymed.runner.shards import ReaderSpec
+from anonymed.train.recipe import training_root
 
 #: the default pipeline, seeded, with "fake" dates and ages (OpenDP's noise cannot be seeded; without it
 #: the outputs of the 1- and 2-worker runs can be compared byte for byte)
@@ -150,7 +151,12 @@ def report(scale: dict[str, Any], small: dict[str, Any], large: dict[str, Any], 
 def main() -> None:
     """Build the corpora, measure, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=training_root(),
+        help="data root with physionet_deid/ (default: the development notes shipped in the package)",
+    )
     parser.add_argument("--notes", type=int, default=4350)
     parser.add_argument("--memory-notes", type=int, default=1450)
     parser.add_argument("--shard-size", type=int, default=100)

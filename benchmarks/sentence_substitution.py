@@ -2,10 +2,14 @@
 
     python benchmarks/sentence_substitution.py splitting  # boundary F1 on hand-checked notes, vs pysbd, spaCy
     python benchmarks/sentence_substitution.py speed      # sentences/s per core; search vs encode, 150k bank
-    python benchmarks/sentence_substitution.py build      # build the default bank into a fresh cache, timed
+    python benchmarks/sentence_substitution.py build      # build the default bank (packed) into a temp folder
+    python benchmarks/sentence_substitution.py pack FULL  # packing's cost, against the full-precision bank
 
 Single-threaded (torch, faiss and BLAS pinned to one thread) so that the figures are per core. The speed
-run needs the default bank (built on first use) and, for MiniLM, torch and sentence-transformers.
+run uses the shipped default bank's sentences (encoded again) and, for MiniLM, torch and
+sentence-transformers.
+``pack`` compares the shipped bank with FULL, the same recipe unpacked (``anonymed bank build -o FULL``:
+MTSamples, Doc2Vec, HNSW), on 1,000 PhysioNet development sentences and 1,000 MTSamples sentences.
 """
 
 from __future__ import annotations
@@ -156,7 +160,7 @@ def speed() -> None:
     queries = _mtsamples_sentences(BATCH)
     bank = default_bank()
     doc2vec = bank.encoder
-    trained = doc2vec.trained_vectors()  # type: ignore[attr-defined]
+    trained = doc2vec.encode(bank.sentences)  # the shipped bank keeps no full-precision vectors
     print(
         f"default bank: {len(bank):,} sentences; padded with {BANK_SIZE - len(trained):,} random unit vectors"
     )
@@ -180,18 +184,18 @@ def speed() -> None:
 
 
 def build() -> None:
-    """Build the default bank into a fresh cache folder and report each stage's time."""
-    from anonymed.obfuscate.bank_build import CACHE_ENV, build_default_bank
+    """Build the default bank (packed) into a temporary folder and report each stage's time."""
+    from anonymed.obfuscate.bank_build import build_default_bank
 
     marks: dict[str, float] = {}
     started = time.perf_counter()
+    cpu = time.process_time()
 
     def progress(stage: str, done: int, total: int | None) -> None:
         marks.setdefault(stage, time.perf_counter() - started)
 
-    with tempfile.TemporaryDirectory() as cache:
-        os.environ[CACHE_ENV] = cache
-        path = build_default_bank(progress)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = build_default_bank(Path(tmp) / "bank", progress)
         total = time.perf_counter() - started
         meta = json.loads((path / "meta.json").read_text())
         size = sum(p.stat().st_size for p in path.iterdir())
@@ -200,12 +204,66 @@ def build() -> None:
     for (stage, start), end in zip(stages, ends, strict=True):
         print(f"{stage:>8}: {end - start:6.1f} s")
     print(
-        f"total {total:.1f} s; {meta['size']:,} sentences, {meta['index']['kind']} index, {size / 1e6:.0f} MB"
+        f"total {total:.1f} s wall, {time.process_time() - cpu:.1f} s CPU; {meta['size']:,} sentences, "
+        f"{meta['index']['kind']} index, {size / 1e6:.1f} MB"
     )
     print(json.dumps(meta["counts"]), json.dumps(meta["dropped_labels"]))
 
 
+def _physionet_sentences(limit: int) -> list[str]:
+    from anonymed.document import Document
+    from anonymed.io.physionet import PhysionetReader
+    from anonymed.train.recipe import training_root
+
+    out: list[str] = []
+    for note in PhysionetReader(training_root() / "physionet_deid"):
+        if isinstance(note, Document):
+            out.extend(note.text[s.start : s.end] for s in split_sentences(note.text))
+    rng = np.random.default_rng(0)
+    return [out[i] for i in rng.choice(len(out), size=limit, replace=False)]
+
+
+def pack(full_folder: str) -> None:
+    """Recall@5 and cost of the shipped (packed) bank against the full-precision bank of the same recipe."""
+    import faiss
+
+    faiss.omp_set_num_threads(1)
+    from anonymed.obfuscate.bank_build import DEFAULT_BANK, default_bank
+    from anonymed.obfuscate.banks import Bank, IndexParams, keys_of, load_bank
+
+    full, shipped = load_bank(full_folder), default_bank()
+    if full.sentences != shipped.sentences:
+        raise SystemExit("FULL is not the bank the shipped one was packed from (different sentences)")
+    exact = faiss.IndexFlatIP(full.encoder.dim)
+    exact.add(full.encoder.trained_vectors())  # type: ignore[attr-defined]
+    reference = Bank(full.sentences, full.keys, exact, full.encoder, IndexParams(kind="flat"))
+    queries = _physionet_sentences(1000) + _mtsamples_sentences(1000)
+    keys = keys_of(queries)
+    truth = reference.neighbours(full.encoder.encode(queries), keys, 5)
+    print("| encoder | index | encode ms/sentence | search ms/sentence | recall@5 (PhysioNet, MTSamples) |")
+    print("|---|---|---|---|---|")
+    for encoder_name, encoder in (("full", full.encoder), ("int8 (shipped)", shipped.encoder)):
+        vectors = encoder.encode(queries)
+        encode_s = _timed(lambda e=encoder: e.encode(queries), repeat=1) / len(queries)
+        for index_name, bank in (
+            ("exact", reference),
+            (f"{full.kind} (full bank)", full),
+            (f"{shipped.kind} (shipped)", shipped),
+        ):
+            search_s = _timed(lambda b=bank, v=vectors: b.neighbours(v, keys, 5)) / len(queries)
+            found = bank.neighbours(vectors, keys, 5)
+            hits = [len(set(f) & set(t)) / 5 for f, t in zip(found.tolist(), truth.tolist(), strict=True)]
+            print(
+                f"| {encoder_name} | {index_name} | {encode_s * 1e3:.3f} | {search_s * 1e3:.4f} "
+                f"| {np.mean(hits):.3f} ({np.mean(hits[:1000]):.3f}, {np.mean(hits[1000:]):.3f}) |"
+            )
+    for name, folder in (("full", Path(full_folder)), ("shipped", DEFAULT_BANK)):
+        print(f"{name}: {sum(p.stat().st_size for p in folder.iterdir()) / 1e6:.1f} MB")
+
+
 if __name__ == "__main__":
-    {"splitting": splitting, "speed": speed, "build": build}[
-        sys.argv[1] if len(sys.argv) > 1 else "splitting"
-    ]()
+    command = sys.argv[1] if len(sys.argv) > 1 else "splitting"
+    if command == "pack":
+        pack(sys.argv[2])
+    else:
+        {"splitting": splitting, "speed": speed, "build": build}[command]()

@@ -19,8 +19,8 @@ from typing import Any
 
 from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import build_detector
-from anonymed.detect.tagger import TaggerDetector, TaggerParams
-from anonymed.detect.tagger_model import TrainingParams
+from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
+from anonymed.detect.tagger.model import TrainingParams
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.train.recipe import (

@@ -28,7 +28,7 @@ from typing import Any
 from anonymed.detect.merge import merge_spans
 from anonymed.detect.plugins import HuggingFaceDetector
 from anonymed.detect.registry import build_detector
-from anonymed.detect.tagger import TaggerDetector, TaggerParams
+from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import evaluate_detection
 from anonymed.train.recipe import (

@@ -1,7 +1,7 @@
 """Word substitution speed: the replacement step against the papers' per-token loop, and end to end.
 
     python benchmarks/word_substitution.py [--space DIR] [--notes 4999] [--n 5] [--paper-tokens 3000]
-        [--repeat 3]
+        [--repeat 3] [--profile]
 
 Notes: the MTSamples transcriptions shipped in src/anonymed/resources/mtsamples (all rows, duplicates kept).
 Space: the shipped default unless --space is given. Everything runs on one core (BLAS threads set to 1 for
@@ -14,7 +14,11 @@ for the replacement step.
    vectors and ``random.choice`` of the result; timed on the first --paper-tokens in-vocabulary tokens of the
    same notes and extrapolated per token to all of them.
 2. End to end: JSONL in -> read, tokenize, replace, detokenize -> JSONL out, through anonymed.io and the local
-   runner, as ``anonymed obfuscate words`` does.
+   runner, as ``anonymed obfuscate words`` does. Two baselines on the same file in the same run: a plain
+   JSONL read and write (``json.loads`` / ``json.dumps`` per line, nothing else) and anonymed's readers,
+   runner and writers with no processing. End to end is printed as a multiple of the plain read and write,
+   so that a regression shows whatever the machine's speed and load. Best (least CPU) of --repeat runs of
+   each, interleaved. ``--profile`` adds a cProfile of one end-to-end run (top functions by own time).
 """
 
 from __future__ import annotations
@@ -25,18 +29,22 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import cProfile  # noqa: E402
 import csv  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import lzma  # noqa: E402
+import pstats  # noqa: E402
 import random  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from itertools import repeat  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from anonymed.document import Document  # noqa: E402
 from anonymed.io.registry import open_reader, open_writer  # noqa: E402
 from anonymed.obfuscate import Space, WordObfuscator, default_space, load_space  # noqa: E402
 from anonymed.obfuscate.corpus import MTSAMPLES  # noqa: E402
@@ -92,29 +100,80 @@ def papers(space: Space, docs: list[list[str]], n: int, limit: int) -> tuple[int
     return len(chosen), *since(start)
 
 
-def end_to_end(notes: list[str], space: Space, n: int) -> tuple[int, float, float]:
+def write_corpus(notes: list[str], path: Path) -> None:
+    """The notes as JSON Lines ``{"id", "text"}``."""
+    with path.open("w", encoding="utf-8") as out:
+        for i, note in enumerate(notes):
+            out.write(json.dumps({"id": str(i), "text": note}) + "\n")
+
+
+def plain_jsonl(source: Path, target: Path) -> tuple[float, float]:
+    """CPU and wall seconds of a plain JSONL read and write: ``json.loads`` and ``json.dumps`` per line."""
+    start = clock()
+    with source.open("rb") as lines, target.open("w", encoding="utf-8") as out:
+        for line in lines:
+            out.write(json.dumps(json.loads(line), ensure_ascii=False) + "\n")
+    return since(start)
+
+
+def through_runner(
+    source: Path, target: Path, process: Callable[[Document], Document]
+) -> tuple[float, float]:
+    """CPU and wall seconds to read ``source``, ``process`` each note and write ``target`` as the CLI does."""
+    start = clock()
+    reader = open_reader(source)
+    with open_writer(target, like=reader) as writer:
+        summary = run_corpus(reader, writer, process)
+    cpu, wall = since(start)
+    assert summary.written == summary.read and summary.failed == 0
+    return cpu, wall
+
+
+def end_to_end(source: Path, target: Path, space: Space, n: int) -> tuple[int, float, float]:
     """Tokens, CPU and wall seconds to read a JSONL corpus, obfuscate every note and write JSONL."""
     obfuscator = WordObfuscator(space, n=n)
     tokens = 0
 
-    def process(doc):  # type: ignore[no-untyped-def]
+    def process(doc: Document) -> Document:
         nonlocal tokens
         done = obfuscator(doc)
         tokens += done.privacy["words"]["tokens"]
         return done
 
+    cpu, wall = through_runner(source, target, process)
+    return tokens, cpu, wall
+
+
+def compare_to_plain(notes: list[str], space: Space, n: int, runs: int, profile: bool) -> None:
+    """End to end and anonymed's I/O alone, each as a multiple of a plain JSONL read and write."""
     with tempfile.TemporaryDirectory() as tmp:
         source, target = Path(tmp) / "in.jsonl", Path(tmp) / "out.jsonl"
-        with source.open("w", encoding="utf-8") as out:
-            for i, note in enumerate(notes):
-                out.write(json.dumps({"id": str(i), "text": note}) + "\n")
-        start = clock()
-        reader = open_reader(source)
-        with open_writer(target, like=reader) as writer:
-            summary = run_corpus(reader, writer, process)
-        cpu, wall = since(start)
-    assert summary.written == len(notes)
-    return tokens, cpu, wall
+        write_corpus(notes, source)
+        plain, io_only, full = [], [], []
+        for _ in range(runs):  # interleaved, so that a change of load hits all three alike
+            plain.append(plain_jsonl(source, target))
+            io_only.append(through_runner(source, target, lambda doc: doc))
+            full.append(end_to_end(source, target, space, n))
+        base, bare = min(plain), min(io_only)
+        tokens, cpu, wall = min(full, key=lambda r: r[1])
+        print(f"plain JSONL read+write (json.loads, json.dumps): {base[0]:.2f} s CPU ({base[1]:.2f} s wall)")
+        print(
+            f"anonymed I/O + runner, no processing: {bare[0]:.2f} s CPU ({bare[1]:.2f} s wall), "
+            f"{bare[0] / base[0]:.2f}x plain"
+        )
+        print(
+            f"end to end (JSONL read, tokenize, replace, detokenize, JSONL write): {tokens:,} tokens in "
+            f"{cpu:.2f} s CPU ({wall:.2f} s wall): {tokens / cpu:,.0f} tokens/s per core "
+            f"({tokens / wall:,.0f} tokens/s wall)"
+        )
+        print(
+            f"end to end / plain JSONL read+write: {cpu / base[0]:.2f}x the CPU time "
+            f"(throughput {base[0] / cpu:.3f} of plain; plain runs at {tokens / base[0]:,.0f} tokens/s)"
+        )
+        if profile:
+            profiler = cProfile.Profile()
+            profiler.runcall(end_to_end, source, target, space, n)
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
 
 
 def main() -> None:
@@ -127,6 +186,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=5)
     parser.add_argument("--paper-tokens", type=int, default=3000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="cProfile one end-to-end run")
     args = parser.parse_args()
     space = default_space() if args.space is None else load_space(args.space)
     notes = load_notes(args.notes)
@@ -150,12 +210,7 @@ def main() -> None:
         f"{slow_us:.1f} us/token; extrapolated to {fast[0]:,} tokens: {slow_us * fast[0] / 1e6:.0f} s"
     )
     print(f"speed-up of the replacement step: {slow_us / fast_us:,.0f}x")
-    tokens, cpu, wall = end_to_end(notes, space, args.n)
-    print(
-        f"end to end (JSONL read, tokenize, replace, detokenize, JSONL write): {tokens:,} tokens in "
-        f"{cpu:.2f} s CPU ({wall:.2f} s wall): {tokens / cpu:,.0f} tokens/s per core "
-        f"({tokens / wall:,.0f} tokens/s wall)"
-    )
+    compare_to_plain(notes, space, args.n, args.repeat, args.profile)
 
 
 if __name__ == "__main__":

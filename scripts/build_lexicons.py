@@ -3,8 +3,11 @@
 Build-time only; needs ``pip install names==0.3.0 wordfreq==3.1.1`` (Faker is a runtime dependency anyway)
 and MTSamples (public, de-identified, CC0) for the clinical vocabulary:
 
-    python scripts/build_lexicons.py --mtsamples /work/shared/data/mtsamples/mtsamples.csv \
-        --mtsamples-fr /work/shared/data/mtsamples_fr
+    python scripts/build_lexicons.py --mtsamples MTSAMPLES/mtsamples.csv --mtsamples-fr MTSAMPLES_FR
+
+(MTSAMPLES/mtsamples.csv: the MTSamples CSV, shipped xz-compressed in src/anonymed/resources/mtsamples;
+MTSAMPLES_FR: the ``data/`` folder of github.com/neurazlab/mtsamplesFR at commit
+be56cc776c67f4100377c09490a959b970c3474b, whose ``*/*.txt`` files are read; see the lexicons' PROVENANCE.md.)
 
 Outputs (gzip, one folded key per line, sorted, deterministic):
   first_names.txt.gz, last_names.txt.gz  - US census 1990 (public domain, via the ``names`` package) + Faker
@@ -23,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from anonymed.detect.lexicon_tokens import fold
+from anonymed.detect.lexicons.tokens import fold
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "anonymed" / "resources" / "lexicons"
 FAKER_EN = ("en_US", "en_GB", "en_IE", "en_NZ")

@@ -49,8 +49,8 @@ def test_seeded_pipelines_reproduce_their_output_except_dp_noise() -> None:
     assert first.result == second.result
 
 
-def test_default_pipeline_reports_the_epsilon_spent_on_dates() -> None:
-    doc = Pipeline(PipelineConfig(epsilon=2.0)).run(Document("d1", TEXT))
+def test_dp_profile_reports_the_epsilon_spent_on_dates() -> None:
+    doc = Pipeline(PipelineConfig(profile="dp", epsilon=2.0)).run(Document("d1", TEXT))
     assert doc.privacy["epsilon_total"] == 2.0
     assert 0 < doc.privacy["epsilon_spent"] <= 2.0
     assert [e["label"] for e in doc.privacy["expenses"]] == ["DATE"]

@@ -1,11 +1,17 @@
-"""Pipeline configuration: defaults, a TOML file, command-line overrides; validated once."""
+"""Pipeline configuration: built-in defaults < a privacy profile < a TOML file < command-line options.
+
+``PipelineConfig`` holds what the user chose (in a file, on the command line, in Python) and the name of
+a profile (``profiles``); its ``substitution`` is the result of laying the user's choices over the
+profile's and the profile's over the built-in defaults (every label ``fake``). So changing the profile
+of a configuration keeps the operators the user chose and takes the new profile's for the rest.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -13,6 +19,8 @@ from typing import Any
 from anonymed.detect.registry import DEFAULT_DETECTORS, DETECTORS
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
+from anonymed.params import read_toml
+from anonymed.profiles import DEFAULT_PROFILE, Profile, load_profile
 from anonymed.substitute.registry import DEFAULT_OPERATORS, OPERATORS
 
 LANGUAGES = ("en", "fr")
@@ -20,14 +28,30 @@ STAGES = ("detect", "substitute")
 
 
 @dataclass(frozen=True)
+class Substitution:
+    """The substitution a configuration resolves to: an operator per label, parameters, budget."""
+
+    profile: Profile
+    operators: Mapping[Label, str]
+    operator_params: Mapping[str, Mapping[str, Any]]
+    epsilon: float | None
+    epsilon_weights: Mapping[str, float]
+
+
+@dataclass(frozen=True)
 class PipelineConfig:
-    """Everything a de-identification run needs to know; immutable and checked on creation."""
+    """Everything a de-identification run needs to know; immutable and checked on creation.
+
+    ``operators``, ``operator_params``, ``epsilon`` and ``epsilon_weights`` are the user's own choices;
+    ``substitution`` lays them over the ``profile``'s.
+    """
 
     lang: str = "en"
     detectors: tuple[str, ...] = DEFAULT_DETECTORS
     detector_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     high_recall: bool = False
-    operators: Mapping[Label, str] = field(default_factory=lambda: dict(DEFAULT_OPERATORS))
+    profile: str = DEFAULT_PROFILE
+    operators: Mapping[Label, str] = field(default_factory=dict)
     operator_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     stages: tuple[str, ...] = STAGES
     seed: int | None = None
@@ -41,13 +65,13 @@ class PipelineConfig:
         for name in self.detectors:
             if name not in DETECTORS:
                 raise ConfigError(f"unknown detector {name!r}; known: {sorted(DETECTORS)}")
-        ops = {Label(str(k).upper()): v for k, v in {**DEFAULT_OPERATORS, **self.operators}.items()}
-        for label, name in ops.items():
+        ops = {Label(str(k).upper()): v for k, v in self.operators.items()}
+        object.__setattr__(self, "operators", MappingProxyType(ops))
+        for label, name in self.substitution.operators.items():
             if name not in OPERATORS:
                 raise ConfigError(
                     f"unknown operator {name!r} for label {label.value}; known: {sorted(OPERATORS)}"
                 )
-        object.__setattr__(self, "operators", MappingProxyType(ops))
         object.__setattr__(self, "operator_params", MappingProxyType(dict(self.operator_params)))
         object.__setattr__(self, "detector_params", MappingProxyType(dict(self.detector_params)))
         weights = {str(k).upper(): float(v) for k, v in dict(self.epsilon_weights).items()}
@@ -61,6 +85,25 @@ class PipelineConfig:
         if self.epsilon is not None and not self.epsilon > 0:
             raise ConfigError(f"epsilon must be positive, got {self.epsilon!r}")
 
+    @cached_property
+    def substitution(self) -> Substitution:
+        """The user's substitution choices laid over the profile's, over the defaults (module docstring)."""
+        profile = load_profile(self.profile)
+        names = set(profile.operator_params) | set(self.operator_params)
+        params = {
+            name: MappingProxyType(
+                {**profile.operator_params.get(name, {}), **self.operator_params.get(name, {})}
+            )
+            for name in names
+        }
+        return Substitution(
+            profile=profile,
+            operators=MappingProxyType({**DEFAULT_OPERATORS, **profile.operators, **self.operators}),
+            operator_params=MappingProxyType(params),
+            epsilon=self.epsilon if self.epsilon is not None else profile.epsilon,
+            epsilon_weights=MappingProxyType({**profile.epsilon_weights, **self.epsilon_weights}),
+        )
+
     def replace(self, **changes: Any) -> PipelineConfig:
         """A copy with some fields overridden (``None`` values are ignored)."""
         return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -68,11 +111,7 @@ class PipelineConfig:
     @classmethod
     def from_toml(cls, path: Path, **overrides: Any) -> PipelineConfig:
         """Read the ``[pipeline]``, ``[operators]`` and ``[operator_params.NAME]`` tables, then overrides."""
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"cannot read configuration file {str(path)!r}: {exc}") from None
-        return cls.from_mapping(data).replace(**overrides)
+        return cls.from_mapping(read_toml(path)).replace(**overrides)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> PipelineConfig:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any
 
@@ -13,8 +13,10 @@ from anonymed.detect.registry import build_detector, detector_class
 from anonymed.document import Document
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource, check_random_state
+from anonymed.substitute.checklist import safe_harbor_checklist
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
+from anonymed.substitute.summary import substitution_summary
 
 
 class Pipeline:
@@ -40,17 +42,18 @@ class Pipeline:
 
     @cached_property
     def substituter_(self) -> Substituter:
-        """The substitution stage with one operator instance per operator name."""
+        """The substitution stage of the configuration's profile and choices, one instance per operator."""
+        plan = self.config.substitution
         instances = {
-            name: build_operator(name, self.config.operator_params.get(name))
-            for name in set(self.config.operators.values())
+            name: build_operator(name, plan.operator_params.get(name))
+            for name in set(plan.operators.values())
         }
-        operators = {Label(label): instances[name] for label, name in self.config.operators.items()}
+        operators = {Label(label): instances[name] for label, name in plan.operators.items()}
         return Substituter(
             operators,
             patient_key=self.config.patient_key,
-            epsilon=self.config.epsilon,
-            epsilon_weights=self.config.epsilon_weights,
+            epsilon=plan.epsilon,
+            epsilon_weights=plan.epsilon_weights,
         )
 
     @cached_property
@@ -83,3 +86,12 @@ class Pipeline:
         skip = tuple(disable)
         for doc in docs:
             yield self.run(doc, disable=skip)
+
+
+def substitution_report(config: PipelineConfig, counters: Mapping[str, int]) -> dict[str, Any]:
+    """The run summary's substitution part: profile, counts per label and operator, DP, checklist."""
+    profile = config.substitution.profile
+    report: dict[str, Any] = {"profile": profile.name, **substitution_summary(counters)}
+    if profile.checklist == "hipaa-safe-harbor":
+        report["checklist"] = safe_harbor_checklist(counters)
+    return report

@@ -80,3 +80,63 @@ def test_demo_prints_before_and_after() -> None:
     result = runner.invoke(app, ["demo", "--json"])
     assert result.exit_code == 0, result.output
     assert "sample-5" in result.output
+
+
+def test_demo_shows_the_default_profile() -> None:
+    result = runner.invoke(app, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert "profile: pseudonymise" in result.output
+    shown = runner.invoke(app, ["demo", "--json", "--seed", "3"]).output
+    first = shown.split('"output": "')[1].split('"')[0]
+    assert first.startswith("Mr. ") and "02/12/2020" not in first and "Durand" not in first
+
+
+def test_deid_summary_counts_labels_operators_and_outcomes_without_values(tmp_path: Path) -> None:
+    src, out, summary = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "run.json"
+    write_notes(src)
+    args = ["deid", str(src), "-o", str(out), "--summary", str(summary), "--no-progress"]
+    result = runner.invoke(app, [*args, "--operator", "CONTACT=keep"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(summary.read_text())
+    substitution = data["substitution"]
+    assert substitution["profile"] == "pseudonymise"
+    assert substitution["by_label"]["DATE"] == {"date_shift": {"replaced": 1}}
+    assert substitution["by_label"]["CONTACT/phone"] == {"keep": {"kept": 1}}
+    assert substitution["totals"]["kept"] == 1 and substitution["totals"]["fallback"] == 0
+    assert "02/12/2020" not in summary.read_text() and "Helen" not in summary.read_text()
+    assert "substitution (profile pseudonymise)" in result.output
+
+
+def test_deid_with_the_dp_profile_reports_unchanged_values(tmp_path: Path) -> None:
+    src, out, summary = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "run.json"
+    write_notes(src)
+    args = ["deid", str(src), "-o", str(out), "--summary", str(summary), "--no-progress", "--profile", "dp"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    dp = json.loads(summary.read_text())["substitution"]["dp"]
+    assert (
+        dp["spans"] >= 2
+        and 0 <= dp["unchanged"] <= dp["spans"]
+        and 0 < dp["expected_unchanged"] < dp["spans"]
+    )
+    assert "written back unchanged" in result.output
+
+
+def test_deid_with_safe_harbor_prints_the_checklist(tmp_path: Path) -> None:
+    src, out, summary = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "run.json"
+    write_notes(src)
+    args = ["deid", str(src), "-o", str(out), "--summary", str(summary), "--no-progress"]
+    result = runner.invoke(app, [*args, "--profile", "hipaa-safe-harbor"])
+    assert result.exit_code == 0, result.output
+    checklist = json.loads(summary.read_text())["substitution"]["checklist"]
+    assert [row["kind"] for row in checklist] == list("ABCDEFGHIJKLMNOPQR")
+    assert "HIPAA Safe Harbor checklist" in result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert "2020" in rows[0]["text"] and "02/12/2020" not in rows[0]["text"]
+
+
+def test_an_unknown_profile_names_the_known_ones(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    write_notes(src)
+    result = runner.invoke(app, ["deid", str(src), "-o", str(tmp_path / "o.jsonl"), "--profile", "loose"])
+    assert result.exit_code == 2 and "loose" in result.output and "pseudonymise" in result.output

@@ -145,6 +145,7 @@ def test_bad_sentence_options_fail_cleanly(
     assert result.exit_code == 2 and message in result.output and not (tmp_path / "o.jsonl").exists()
 
 
-def test_bank_build_needs_an_output(tmp_path: Path) -> None:
-    result = runner.invoke(root, ["bank", "build", str(tmp_path / "c.jsonl"), "--no-progress"])
+@pytest.mark.parametrize("what", [["c.jsonl"], ["--default"]])
+def test_bank_build_needs_an_output(tmp_path: Path, what: list[str]) -> None:
+    result = runner.invoke(root, ["bank", "build", *what, "--no-progress"])
     assert result.exit_code == 2 and "--output" in result.output

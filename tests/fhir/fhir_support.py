@@ -13,6 +13,7 @@ from anonymed.config import PipelineConfig
 from anonymed.detect.base import Detector
 from anonymed.document import Document, Span
 from anonymed.fhir import FhirDeidentifier, FhirOptions
+from anonymed.fhir.dates import run_key
 from anonymed.pipeline import Pipeline
 
 SYNTHEA = Path(__file__).resolve().parents[1] / "fixtures" / "fhir" / "synthea"
@@ -56,14 +57,14 @@ def run_fhir(
     *,
     extra: Detector | None = None,
     config: PipelineConfig | None = None,
+    profile: str | None = None,
     **options: Any,
 ) -> FhirDeidentifier:
-    """Run ``deid-fhir`` in process; returns the deidentifier (its ids, shift and manifest)."""
-    cfg = config or PipelineConfig(operators={"AGE": "fake"})
+    """Run ``deid-fhir`` in process; returns the deidentifier (its ids, timeline and manifest)."""
+    cfg = (config or PipelineConfig()).replace(profile=profile)
     opts = FhirOptions(**options)
-    deidentifier = FhirDeidentifier(
-        opts, cfg, pipeline_with(cfg.replace(patient_key=opts.patient_key, seed=opts.seed), extra)
-    )
+    run_config = cfg.replace(patient_key=run_key(opts.patient_key, opts.seed), seed=opts.seed)
+    deidentifier = FhirDeidentifier(opts, cfg, pipeline_with(run_config, extra))
     deidentifier.last = deidentifier.run(source, target)  # type: ignore[attr-defined]
     return deidentifier
 

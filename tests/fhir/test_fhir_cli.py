@@ -54,7 +54,25 @@ def test_failed_records_are_reported_and_set_the_exit_code(tmp_path: Path) -> No
     assert tolerant.exit_code == 0
 
 
-def test_unknown_profile_is_a_clean_error(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["deid-fhir", str(SYNTHEA), "-o", str(tmp_path / "o"), "--profile", "nope"])
-    assert result.exit_code == 2 and "no FHIR rules table for profile 'nope'" in result.output
+def test_profile_errors_are_clean(tmp_path: Path) -> None:
+    base = ["deid-fhir", str(SYNTHEA), "-o", str(tmp_path / "o"), "--no-progress"]
+    unknown = runner.invoke(app, [*base, "--profile", "nope"])
+    assert unknown.exit_code == 2 and "unknown profile 'nope'" in unknown.output
+    no_table = runner.invoke(app, [*base, "--profile", "dp"])
+    assert no_table.exit_code == 2 and "no FHIR rules table for profile 'dp'" in no_table.output
+    shifted = runner.invoke(app, [*base, "--profile", "hipaa-safe-harbor", "--operator", "DATE=date_shift"])
+    assert shifted.exit_code == 2 and "claims Safe Harbor" in shifted.output
     assert not (tmp_path / "o").exists()
+
+
+def test_the_profile_comes_from_the_option_or_the_configuration_file(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[pipeline]\nprofile = "hipaa-safe-harbor"\n')
+    for args in (["--config", str(config)], ["--profile", "hipaa-safe-harbor"]):
+        out = tmp_path / args[0].strip("-")
+        result = runner.invoke(
+            app, ["deid-fhir", str(SYNTHEA), "-o", str(out), "--no-text", "--no-progress", *args]
+        )
+        assert result.exit_code == 0, result.output
+        manifest = json.loads((out / MANIFEST).read_text())
+        assert manifest["profile"] == "hipaa-safe-harbor" and manifest["safe_harbor_claimed"]

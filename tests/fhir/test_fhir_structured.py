@@ -8,11 +8,12 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anonymed.fhir.dates import DateShift
+from anonymed.fhir.dates import Timeline
 from anonymed.fhir.ids import Pseudonyms
 from anonymed.fhir.index import ExportIndex
 from anonymed.fhir.rules import parse_table
-from anonymed.fhir.structured import SECURITY_SYSTEM, StructuredPass
+from anonymed.fhir.structured import SECURITY_SYSTEM, UCUM, StructuredPass
+from anonymed.substitute.date_shift import DateShiftParams
 
 RULES = {
     "*.id": "id",
@@ -26,7 +27,9 @@ RULES = {
     "**.code": "keep",
     "**.code.text": "remove",
     "Patient.gender": "keep",
-    "Patient.birthDate": "birth_year",
+    "Patient.birthDate": "year",
+    "Condition.onsetAge": "age",
+    "Condition.recordedDate": "shift",
     "Patient.address.postalCode": "zip3",
     "Patient.name": "remove",
     "Patient.name.given": "keep",
@@ -37,19 +40,20 @@ RULES = {
 }
 
 
+AS_OF = dt.date(2024, 1, 1)
+
+
+def timeline() -> Timeline:
+    return Timeline(b"k" * 32, DateShiftParams(), AS_OF)
+
+
 def structured(resources: list[dict[str, Any]], **table: Any) -> StructuredPass:
-    rules = parse_table({"rules": RULES, **table}, "test")
+    rules = parse_table({"profile": {"name": "pseudonymise"}, "rules": RULES, **table}, "test")
     index = ExportIndex()
     for resource in resources:
         index.add(resource)
     return StructuredPass(
-        rules,
-        Pseudonyms("hmac", key=b"k" * 32),
-        DateShift(key=b"k" * 32),
-        index,
-        None,
-        as_of=dt.date(2024, 1, 1),
-        restricted_zip3=frozenset({"036"}),
+        rules, Pseudonyms("hmac", key=b"k" * 32), timeline(), index, None, restricted_zip3=frozenset({"036"})
     )
 
 
@@ -126,7 +130,7 @@ def test_unknown_modifier_extension_quarantines_the_resource() -> None:
     assert ok is not None and ok["modifierExtension"] == bad["modifierExtension"]
 
 
-def test_birth_year_removes_ages_of_90_and_more_and_zip3_restricts() -> None:
+def test_year_removes_dates_of_90_years_and_more_and_zip3_writes_like_the_operator() -> None:
     young = {
         "resourceType": "Patient",
         "id": "a",
@@ -142,9 +146,50 @@ def test_birth_year_removes_ages_of_90_and_more_and_zip3_restricts() -> None:
     sp = structured([young, old])
     out_young, out_old = sp.resource(young), sp.resource(old)
     assert out_young is not None and out_old is not None
-    assert out_young["birthDate"] == "1950" and out_young["address"] == [{"postalCode": "000"}]
-    assert "birthDate" not in out_old and out_old["address"] == [{"postalCode": "668"}]
+    assert out_young["birthDate"] == "1950" and out_young["address"] == [{"postalCode": "000**"}]
+    assert "birthDate" not in out_old and out_old["address"] == [{"postalCode": "668**-****"}]
     assert labels(out_old) >= {"ABSTRED", "REDACTED"}
+    assert sp.stats.actions["date:90+ removed"] == 1
+    canadian = {"resourceType": "Patient", "id": "c", "address": [{"postalCode": "K1A 0B1"}]}
+    assert "address" not in (sp.resource(canadian) or {})  # not a US ZIP: removed
+
+
+def test_ages_up_to_89_stay_and_older_ones_become_the_90_or_older_category() -> None:
+    def condition(value: float, code: str, system: str = UCUM) -> dict[str, Any]:
+        age = {"value": value, "unit": code, "system": system, "code": code}
+        return {"resourceType": "Condition", "id": "c", "onsetAge": age}
+
+    sp = structured([])
+    kept = sp.resource(condition(89, "a"))
+    assert kept is not None and kept["onsetAge"]["value"] == 89 and "ABSTRED" not in labels(kept)
+    for old in (condition(95, "a"), condition(1100, "mo"), condition(33000, "d")):
+        out = sp.resource(old)
+        assert out is not None and out["onsetAge"] == {
+            "value": 90, "comparator": ">=", "unit": "years", "system": UCUM, "code": "a"
+        }  # fmt: skip
+        assert "ABSTRED" in labels(out)
+    assert sp.resource(condition(30, "mo"))["onsetAge"]["value"] == 30  # type: ignore[index]
+    for unreadable in (condition(40, "yr", "http://other"), condition(40, "parsec")):
+        out = sp.resource(unreadable)
+        assert out is not None and "onsetAge" not in out and "REDACTED" in labels(out)
+
+
+def test_a_shifted_date_90_years_or_more_before_the_reference_day_is_removed() -> None:
+    patient = {"resourceType": "Patient", "id": "p"}
+    conditions = [
+        {
+            "resourceType": "Condition",
+            "id": f"c{i}",
+            "subject": {"reference": "Patient/p"},
+            "recordedDate": day,
+        }
+        for i, day in enumerate(["1930-05-01", "1990-05-01"])
+    ]
+    sp = structured([patient, *conditions])
+    old, recent = (sp.resource(c) for c in conditions)
+    assert old is not None and "recordedDate" not in old
+    assert recent is not None and recent["recordedDate"] != "1990-05-01"
+    assert sp.stats.actions["date:90+ removed"] == 1
 
 
 def test_conditional_and_logical_references_become_literal_and_resolve() -> None:
@@ -185,7 +230,7 @@ def test_patient_dates_share_one_shift_and_other_resources_get_their_own() -> No
     sp = structured([patient, *enc])
     starts = [dt.date.fromisoformat(sp.resource(e)["period"]["start"]) for e in enc]  # type: ignore[index]
     assert (starts[1] - starts[0]).days == 31
-    assert sp.shift.days("p") == (starts[0] - dt.date(2020, 1, 1)).days
+    assert sp.timeline.days("p") == (starts[0] - dt.date(2020, 1, 1)).days
 
 
 def test_contained_resources_keep_their_local_ids_and_bundles_their_urns() -> None:
@@ -304,16 +349,8 @@ def _strings(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...
 @given(st.dictionaries(_KEYS, _TREES, max_size=5))
 def test_deny_by_default_nothing_no_rule_reaches_survives(body: dict[str, Any]) -> None:
     resource = {"resourceType": "Observation", **{k: v for k, v in body.items() if k != "id"}}
-    table = parse_table({"rules": {"**.status": "keep"}}, "t")
-    sp = StructuredPass(
-        table,
-        Pseudonyms("hmac", key=b"k" * 32),
-        DateShift(key=b"k" * 32),
-        ExportIndex(),
-        None,
-        as_of=dt.date(2024, 1, 1),
-        restricted_zip3=frozenset(),
-    )
+    table = parse_table({"profile": {"name": "pseudonymise"}, "rules": {"**.status": "keep"}}, "t")
+    sp = StructuredPass(table, Pseudonyms("hmac", key=b"k" * 32), timeline(), ExportIndex(), None)
     out = sp.resource(resource)
     assert out is not None
     reachable = {value for path, value in _strings(resource) if "status" in path}

@@ -137,10 +137,13 @@ def _dates(node: Any, path: str = "") -> dict[str, str]:
 def test_one_patient_one_timeline_in_structured_dates_and_notes(
     default_run: tuple[FhirDeidentifier, Path],
 ) -> None:
+    """Structured dates move by the patient's shift exactly; the notes' dates by the same shift plus the
+    profile's per-date noise (never 0, at most noise_days), never written back."""
     deid, out = default_run
+    noise = deid.timeline.params.noise_days
     by_id = {(r["resourceType"], r["id"]): r for r in resources(out)}
-    offsets: dict[str, set[int]] = {}
-    compared = 0
+    structured: dict[str, set[int]] = {}
+    in_notes: dict[str, list[int]] = {}
     for original in resources(SYNTHEA):
         patient = deid.index.patient_of(original)
         if patient is None:
@@ -152,21 +155,22 @@ def test_one_patient_one_timeline_in_structured_dates_and_notes(
         for path, value in before.items():
             if path in after:
                 delta = dt.date.fromisoformat(after[path][:10]) - dt.date.fromisoformat(value[:10])
-                offsets.setdefault(patient, set()).add(delta.days)
+                structured.setdefault(patient, set()).add(delta.days)
                 assert after[path][10:] == value[10:]  # time of day and zone kept
-                compared += 1
-        notes_in, notes_out = list(decoded_attachments(original)), list(decoded_attachments(output))
-        for note_in, note_out in zip(notes_in, notes_out, strict=True):
+        for note_in, note_out in zip(decoded_attachments(original), decoded_attachments(output), strict=True):
             first_in, first_out = (
                 note_in.split()[0],
                 note_out.split()[0],
             )  # Synthea notes open with their date
             delta = dt.date.fromisoformat(first_out) - dt.date.fromisoformat(first_in)
-            offsets[patient].add(delta.days)
-    assert compared > 200
-    assert len(offsets) == 3
-    assert all(len(days) == 1 and 0 not in days for days in offsets.values()), offsets
-    assert len({next(iter(d)) for d in offsets.values()}) == 3
+            in_notes.setdefault(patient, []).append(delta.days)
+    assert sum(len(v) for v in in_notes.values()) == 31 and len(structured) == 3
+    for patient, days in structured.items():
+        assert days == {deid.timeline.days(patient)}, days  # one shift: intervals exact
+        noises = [d - deid.timeline.days(patient) for d in in_notes.get(patient, [])]
+        assert all(abs(n) <= noise for n in noises) and 0 not in in_notes.get(patient, [])
+    assert len({deid.timeline.days(p) for p in structured}) == 3
+    assert len({n for p, days in in_notes.items() for n in days}) > 3  # per-date noise in the notes
 
 
 def test_same_key_and_seed_give_identical_bytes(
@@ -184,7 +188,9 @@ def test_same_key_and_seed_give_identical_bytes(
 def test_manifest_tells_what_was_done_without_values(default_run: tuple[FhirDeidentifier, Path]) -> None:
     _deid, out = default_run
     manifest = json.loads((out / MANIFEST).read_text())
-    assert manifest["profile"] == "pseudonymisation" and manifest["safe_harbor_claimed"] is False
+    assert manifest["profile"] == "pseudonymise" and manifest["safe_harbor_claimed"] is False
+    totals = manifest["text"]["substitution"]["totals"]
+    assert totals["replaced"] > 100 and totals["kept"] == 0 and totals["unchanged"] == 0
     assert "not HIPAA Safe Harbor" in manifest["note"]
     assert manifest["failed"] == 0 and manifest["skipped_files"] == ["LICENSE"]
     assert manifest["resources"]["DocumentReference"] == {"in": 31, "out": 31, "quarantined": 0}
@@ -221,7 +227,9 @@ def test_safe_harbor_keeps_years_alone(tmp_path: Path) -> None:
         )
     ]
     postal = {a.get("postalCode") for a in addresses}
-    assert postal and all(p is None or re.fullmatch(r"\d{3}", p) for p in postal)
+    assert postal and all(p is None or re.fullmatch(r"\d{3}\*\*(-?\*{4})?", p) for p in postal)
+    checklist = json.loads((out / MANIFEST).read_text())["text"]["substitution"]["checklist"]
+    assert len(checklist) == 18  # the run summary's Safe Harbor checklist, for the notes
 
 
 def test_gzipped_ndjson_and_bundles_keep_their_layout(tmp_path: Path) -> None:

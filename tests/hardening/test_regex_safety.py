@@ -24,7 +24,7 @@ import pytest
 
 import anonymed
 from anonymed.config import PipelineConfig
-from anonymed.detect.patterns import all_patterns
+from anonymed.detect.patterns.detector import all_patterns
 from anonymed.document import Document
 from anonymed.labels import Label
 from anonymed.obfuscate.splitter import split_sentences

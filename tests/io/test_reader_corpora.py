@@ -1,8 +1,14 @@
-"""EDS-Pseudo and Presidio readers on fixtures, and the counts of the real development corpora."""
+"""EDS-Pseudo and Presidio readers on fixtures, and the counts of the real development corpora.
+
+The corpora are the copies in the repository: the development notes shipped for training
+(``src/anonymed/resources/training/``) and the whole Presidio synthetic set, xz-compressed, under
+``tests/fixtures/io/`` (see its PROVENANCE.md).
+"""
 
 from __future__ import annotations
 
 import json
+import lzma
 from pathlib import Path
 
 from anonymed.document import Document
@@ -12,7 +18,7 @@ from anonymed.io.physionet import PhysionetReader
 from anonymed.io.presidio import PresidioReader
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "io"
-DATA = Path(__file__).parents[2].parent / "shared" / "data"
+TRAINING = Path(__file__).parents[2] / "src" / "anonymed" / "resources" / "training"
 
 
 def test_eds_pseudo_notes_are_french_with_gold_spans() -> None:
@@ -63,19 +69,22 @@ def test_presidio_bad_item_fails_alone(tmp_path: Path) -> None:
 
 
 def test_real_physionet_dev_split_has_1450_notes_and_999_gold_spans() -> None:
-    records = list(PhysionetReader(DATA / "physionet_deid"))
+    records = list(PhysionetReader(TRAINING / "physionet_deid"))
     assert not [r for r in records if isinstance(r, ReadFailure)]
     assert len(records) == 1450
     assert sum(len(r.gold) for r in records if isinstance(r, Document)) == 999
 
 
 def test_real_eds_pseudo_dev_split_has_717_notes() -> None:
-    records = list(EdsPseudoReader(DATA / "eds_pseudo_fr_synth" / "dev.jsonl"))
+    records = list(EdsPseudoReader(TRAINING / "eds_pseudo" / "dev.jsonl"))
     assert not [r for r in records if isinstance(r, ReadFailure)]
     assert len(records) == 717
 
 
-def test_real_presidio_set_has_1500_items_and_2863_spans() -> None:
-    records = list(PresidioReader(DATA / "presidio_synth" / "synth_dataset_v2.json"))
+def test_real_presidio_set_has_1500_items_and_2863_spans(tmp_path: Path) -> None:
+    source = tmp_path / "synth_dataset_v2.json"
+    source.write_bytes(lzma.decompress((FIXTURES / "presidio_synth_dataset_v2.json.xz").read_bytes()))
+    records = list(PresidioReader(source))
+    assert not [r for r in records if isinstance(r, ReadFailure)]
     assert len(records) == 1500
     assert sum(len(r.gold) for r in records if isinstance(r, Document)) == 2863

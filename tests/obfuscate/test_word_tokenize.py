@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -24,6 +26,25 @@ def test_split_then_join_gives_the_text_back(text: str) -> None:
     cut = split(text)
     assert cut.join(cut.tokens) == text
     assert len(cut.layout) == len(cut.tokens) + 1
+
+
+#: the word pattern as first written, one letter or mark at a time (tokenize.WORD unrolls it for speed)
+_REFERENCE = re.compile(
+    r"([^\W\d_](?:[^\W\d_]|[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f])*|\d{1,18})"
+)
+_MIXED = st.text(
+    st.one_of(
+        st.sampled_from("aZé1 _-.\n\u0301\u0308\u1ab0\u20d0\ufe20\u0660ß"),
+        st.characters(),
+    )
+)
+
+
+@given(_MIXED)
+def test_split_cuts_as_the_one_character_at_a_time_pattern(text: str) -> None:
+    cut = split(text)
+    parts = _REFERENCE.split(text)
+    assert (cut.layout, cut.tokens) == (parts[0::2], parts[1::2])
 
 
 @given(st.lists(st.text(st.characters(blacklist_characters="\x00"), min_size=1)))

@@ -57,6 +57,33 @@ def test_deid_replace_removes_the_planted_name_and_maps_replacements_to_spans(cl
 SEEDABLE = {"DATE": "fake", "AGE": "fake"}
 
 
+def test_version_lists_the_profiles_and_the_default(client: TestClient) -> None:
+    info = client.get("/version").json()
+    assert {"pseudonymise", "hipaa-safe-harbor", "dp"} <= set(info["profiles"])
+    assert info["default_profile"] == "pseudonymise"
+
+
+@pytest.mark.parametrize(
+    ("profile", "operator"), [(None, "date_shift"), ("hipaa-safe-harbor", "year_only"), ("dp", "dp_date")]
+)
+def test_deid_applies_the_requested_profile(client: TestClient, profile: str | None, operator: str) -> None:
+    result = deid(client, **({} if profile is None else {"profile": profile}))
+    dates = [r for r in result["replacements"] if r["label"] == "DATE"]
+    assert dates and {r["operator"] for r in dates} == {operator}
+    counts = result["privacy"]["substitution"]["counts"]
+    assert any(key.startswith("DATE|" + operator + "|") for key in counts)
+
+
+def test_an_explicit_operator_overrides_the_profile(client: TestClient) -> None:
+    result = deid(client, profile="hipaa-safe-harbor", operators={"DATE": "tag"})
+    assert {r["surrogate"] for r in result["replacements"] if r["label"] == "DATE"} == {"[DATE]"}
+
+
+def test_an_unknown_profile_is_a_client_error(client: TestClient) -> None:
+    response = client.post("/deid", json={"text": NOTE, "profile": "paranoid"})
+    assert response.status_code in (400, 422) and "paranoid" in response.text
+
+
 def test_deid_with_a_seed_is_reproducible(client: TestClient) -> None:
     assert (
         deid(client, seed=7, operators=SEEDABLE)["output"]

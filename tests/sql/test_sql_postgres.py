@@ -41,7 +41,7 @@ def test_postgres_table_to_new_table_with_typed_dates(postgres_url: str, pg_tabl
         Source(table=pg_table),
         COLUMNS,
         table=f"{pg_table}_deid",
-        config=PipelineConfig(operators={"AGE": "fake"}),
+        config=PipelineConfig(),
         patient_key=KEY,
         page_size=4,
     )
@@ -63,7 +63,7 @@ def test_postgres_query_source_and_resume(postgres_url: str, pg_table: str) -> N
         "patient_key": KEY,
         "seed": 1,
         "page_size": 3,
-        "config": PipelineConfig(operators={"AGE": "fake"}),
+        "config": PipelineConfig(),
     }
     job = SqlJob(postgres_url, query, COLUMNS, **options)
 
@@ -84,10 +84,13 @@ def test_cli_round_trip_and_summary(postgres_url: str, pg_table: str, tmp_path: 
     summary = tmp_path / "run.json"
     base = ["deid-sql", "--url", postgres_url, "--table", pg_table, "--no-progress"]
     mapping = "id=note_id,text=note_text,patient=person_id,date=note_date"
-    options = ["--patient-key-file", str(key), "--operator", "AGE=fake", "--summary", str(summary)]
+    options = ["--patient-key-file", str(key), "--summary", str(summary)]
     result = CliRunner().invoke(app, [*base, "--map", mapping, "-o", str(tmp_path / "pq"), *options])
     assert result.exit_code == 0, result.output
     report = json.loads(summary.read_text())
     assert report["rows"] == 17 and report["failed"] == 0 and report["keyed"]
+    substitution = report["substitution"]  # the run summary's counts, as deid writes them
+    assert substitution["profile"] == "pseudonymise" and substitution["totals"]["replaced"] > 17
+    assert set(substitution["by_label"]["DATE"]) == {"date_shift"}
     bad = CliRunner().invoke(app, [*base, "--map", "id=note_id", "-o", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "needs the roles ['text']" in bad.output

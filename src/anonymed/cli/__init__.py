@@ -4,7 +4,20 @@ from __future__ import annotations
 
 import typer
 
-from anonymed.cli import audit, bank, deid, embed, evaluate, fhir, obfuscate, serve, sql, train
+from anonymed.cli import (
+    audit,
+    bank,
+    deid,
+    embed,
+    evaluate,
+    fhir,
+    obfuscate,
+    release,
+    review,
+    serve,
+    sql,
+    train,
+)
 
 app = typer.Typer(
     name="anonymed",
@@ -23,6 +36,8 @@ app.add_typer(obfuscate.app, name="obfuscate", help="Replace every word with a r
 app.add_typer(bank.app, name="bank", help="Build sentence banks for sentence substitution.")
 app.add_typer(audit.app, name="audit", help="Privacy audit of released embeddings and corpora.")
 app.add_typer(train.app, name="train", help="Train anonymed's models (the PHI recognizer).")
+app.add_typer(review.app, name="review", help="Review a sample, estimate the PHI left, learn from it.")
+app.add_typer(release.app, name="release", help="The release report for an ethics board.")
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from anonymed.cli.common import console, handled_errors, quiet_logging, stage_pr
 from anonymed.config import PipelineConfig
 from anonymed.errors import ConfigError
 from anonymed.io.base import ReadFailure
-from anonymed.obfuscate.bank_build import BankParams, build_bank, build_default_bank, default_bank_path
+from anonymed.obfuscate.bank_build import DEFAULT_BANK, BankParams, build_bank, build_default_bank
 from anonymed.obfuscate.banks import Bank, IndexParams, load_bank
 from anonymed.obfuscate.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
 from anonymed.obfuscate.encoders import Doc2VecParams
@@ -33,7 +33,10 @@ def build(
     ] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Bank folder to write.")] = None,
     default: Annotated[
-        bool, typer.Option("--default", help="Build the default bank (Doc2Vec, MTSamples) into the cache.")
+        bool,
+        typer.Option(
+            "--default", help="Rebuild the shipped default bank (Doc2Vec on MTSamples, packed) into -o."
+        ),
     ] = False,
     encoder: Annotated[
         str, typer.Option("--encoder", help="doc2vec | minilm | a local sentence-transformers folder.")
@@ -69,13 +72,13 @@ def build(
     started = time.perf_counter()
     failures: list[ReadFailure] = []
     with handled_errors():
+        if output is None:
+            raise ConfigError("give -o/--output BANK (also with --default)")
         if default:
             with stage_progress(progress) as update:
-                path = build_default_bank(update)
+                path = build_default_bank(output, update)
             _report(load_bank(path), path, started, failures)
             return
-        if output is None:
-            raise ConfigError("give -o/--output BANK (or --default to build the default bank)")
         params = BankParams(
             encoder=encoder,
             doc2vec=Doc2VecParams(
@@ -106,7 +109,7 @@ def _report(built: Bank, path: Path, started: float, failures: list[ReadFailure]
         f"({dropped or 'none'}), {counts.get('dropped_length', 0)} too long; "
         f"{len(failures)} records failed; {time.perf_counter() - started:.1f} s"
     )
-    if path == default_bank_path():
+    if path.resolve() == DEFAULT_BANK:
         console.print(
             "this is the default bank: `anonymed obfuscate sentences` uses it when --bank is not given"
         )

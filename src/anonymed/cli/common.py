@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from rich.table import Table
 
 from anonymed.errors import AnonymedError
 from anonymed.runner.local import RunSummary
+from anonymed.substitute.summary import OUTCOMES
 
 console = Console(stderr=True)
 out = Console()
@@ -98,6 +99,36 @@ def print_summary(summary: RunSummary, *, title: str, seeded: bool = False) -> N
             "[yellow]note:[/yellow] this run used a seed: anyone who knows the seed can reproduce its "
             "random choices. Keep the seed secret or leave it out for secure randomness."
         )
+
+
+def print_substitution(summary: Mapping[str, Any], checklist: list[dict[str, Any]] | None = None) -> None:
+    """Tables of what the substitution did: per label and operator, DP values unchanged, a checklist."""
+    table = Table(title=f"substitution (profile {summary['profile']})")
+    for name in ("label", "operator", *OUTCOMES):
+        table.add_column(name, justify="left" if name in ("label", "operator") else "right")
+    for label, operators in summary["by_label"].items():
+        for operator, outcomes in operators.items():
+            table.add_row(label, operator, *(str(outcomes.get(o, 0)) for o in OUTCOMES))
+    console.print(table)
+    dp = summary["dp"]
+    if dp["spans"]:
+        console.print(
+            f"differentially private values written back unchanged: {dp['unchanged']} of {dp['spans']} "
+            f"(expected {dp['expected_unchanged']:.1f} from the mechanisms' probabilities)"
+        )
+    if checklist:
+        rows = Table(title="HIPAA Safe Harbor checklist, 45 CFR 164.514(b)(2)(i)")
+        for name in ("kind", "identifier", "found", "what was done"):
+            rows.add_column(name, justify="right" if name == "found" else "left")
+        for row in checklist:
+            done = "; ".join(
+                f"{op}: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(outcomes.items()))
+                for op, outcomes in row["done"].items()
+            )
+            rows.add_row(
+                row["kind"], row["identifier"], str(row["found"]), done or row["note"] or "none found"
+            )
+        console.print(rows)
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from anonymed.cli.common import console, handled_errors, out, progress_bar, quiet_logging
+from anonymed.cli.common import console, handled_errors, out, print_substitution, progress_bar, quiet_logging
 from anonymed.cli.scale import (
     SHARD_SIZE,
     SchedulerOpt,
@@ -27,7 +27,8 @@ from anonymed.errors import ConfigError
 from anonymed.io.privacy_report import with_privacy_report
 from anonymed.io.registry import open_reader, open_writer
 from anonymed.labels import Label
-from anonymed.pipeline import Pipeline
+from anonymed.pipeline import Pipeline, substitution_report
+from anonymed.profiles import DEFAULT_PROFILE, profile_names
 from anonymed.runner.batch import BatchOptions
 from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.local import RunSummary, run_corpus
@@ -50,6 +51,13 @@ HighRecallOpt = Annotated[
     bool, typer.Option("--high-recall", help="Lower thresholds and more context rules in every detector.")
 ]
 SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON here.")]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--profile",
+        help=f"Privacy profile: {', '.join(profile_names())} (default {DEFAULT_PROFILE}; docs/profiles.md).",
+    ),
+]
 
 
 def parse_operators(values: list[str] | None) -> dict[Label, str]:
@@ -96,7 +104,7 @@ def read_patient_key(path: Path | None) -> bytes | None:
 
 
 def build_config(config: Path | None, **overrides: Any) -> PipelineConfig:
-    """Defaults, then the TOML file, then command-line overrides."""
+    """Built-in defaults < the profile (``profile=`` or the file's) < the TOML file < command-line options."""
     base = PipelineConfig.from_toml(config) if config is not None else PipelineConfig()
     operators = overrides.pop("operators", None)
     if operators:
@@ -130,6 +138,7 @@ def deid(
     ] = None,
     lang: LangOpt = None,
     config: ConfigOpt = None,
+    profile: ProfileOpt = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Make the run reproducible (by anyone with the seed).")
     ] = None,
@@ -168,6 +177,7 @@ def deid(
         cfg = build_config(
             config,
             lang=lang,
+            profile=profile,
             seed=seed,
             operators=parse_operators(operator),
             detectors=detectors,
@@ -183,7 +193,9 @@ def deid(
         run = run_command(
             spec, writer, factory, options, command="deid", output=output, progress=progress, seeded=seeded
         )
-    save_summary(summary, run, {"seeded": seeded})
+        report = substitution_report(cfg, run.counters)
+    print_substitution(report, report.get("checklist"))
+    save_summary(summary, run, {"seeded": seeded, "substitution": report})
 
 
 def detect(
@@ -220,10 +232,14 @@ def detect(
 def demo(
     seed: Annotated[int | None, typer.Option("--seed", help="Reproducible surrogates.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    profile: ProfileOpt = None,
 ) -> None:
-    """Anonymize the bundled sample notes and print each before and after."""
+    """Anonymize the bundled sample notes with a profile (the default one) and print each before and after."""
+    name = profile or DEFAULT_PROFILE
     with handled_errors():
-        pipelines = {lang: Pipeline(PipelineConfig(lang=lang, seed=seed)) for lang in ("en", "fr")}
+        pipelines = {
+            lang: Pipeline(PipelineConfig(lang=lang, seed=seed, profile=name)) for lang in ("en", "fr")
+        }
         results = [
             pipelines[rec.lang].run(rec) for rec in open_reader(SAMPLE, "jsonl") if isinstance(rec, Document)
         ]
@@ -239,6 +255,8 @@ def demo(
         table.add_column("after")
         table.add_row(doc.text, doc.result)
         out.print(table)
+    description = pipelines["en"].config.substitution.profile.description
+    console.print(f"profile: {name} ({description}); other profiles: --profile NAME, docs/profiles.md")
     console.print(f"sample: {SAMPLE}")
 
 

@@ -149,3 +149,6 @@ def detection(
 from anonymed.cli import evaluate_metrics  # noqa: E402  (adds anonymity, retention, ..., report)
 
 evaluate_metrics.register(app)
+from anonymed.cli import evaluate_leaks  # noqa: E402  (adds leaks)
+
+evaluate_leaks.register(app)

@@ -10,12 +10,27 @@ import typer
 from rich.table import Table
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
-from anonymed.cli.deid import build_config, parse_operators, read_patient_key
+from anonymed.cli.deid import ProfileOpt, build_config, parse_operators, read_patient_key
 from anonymed.errors import ConfigError
 from anonymed.fhir import MANIFEST, FhirDeidentifier, FhirOptions, shipped_profiles
 
+RulesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--rules",
+        help=f"Your own rules table (TOML) for the run's profile; shipped: {', '.join(shipped_profiles())}.",
+    ),
+]
+AsOfOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--as-of", help="Day ages are counted at (dates 90+ years before it removed); default today."
+    ),
+]
 
-def _as_of(value: str | None) -> dt.date | None:
+
+def parse_as_of(value: str | None) -> dt.date | None:
+    """The ``--as-of`` day (ISO), or None."""
     if value is None:
         return None
     try:
@@ -40,17 +55,19 @@ def _print(manifest: dict[str, Any], output: Path) -> None:
     for outcome, count in manifest["attachments"].items():
         console.print(f"attachments {outcome}: {count}")
     if manifest["text"] is not None:
-        console.print(f"text pass: {manifest['text']['documents']} texts scrubbed")
+        totals = manifest["text"]["substitution"]["totals"]
+        console.print(
+            f"text pass: {manifest['text']['documents']} texts scrubbed; spans "
+            + ", ".join(f"{outcome} {count}" for outcome, count in totals.items())
+        )
     console.print(f"manifest: {output / MANIFEST}")
 
 
 def deid_fhir(
     input: Annotated[Path, typer.Argument(help="Export folder (NDJSON, .ndjson.gz, Bundles) or one file.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output folder (same layout + manifest).")],
-    profile: Annotated[
-        str | None, typer.Option("--profile", help=f"Rules table: {' | '.join(shipped_profiles())}.")
-    ] = None,
-    rules: Annotated[Path | None, typer.Option("--rules", help="A rules table (TOML) of your own.")] = None,
+    profile: ProfileOpt = None,
+    rules: RulesOpt = None,
     config: Annotated[Path | None, typer.Option("--config", help="Pipeline configuration (TOML).")] = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Language of the notes: en or fr.")] = None,
     seed: Annotated[
@@ -63,9 +80,7 @@ def deid_fhir(
         list[str] | None, typer.Option("--operator", help="LABEL=OPERATOR for notes.")
     ] = None,
     detectors: Annotated[str | None, typer.Option("--detectors", help="Comma-separated detectors.")] = None,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", help="Day ages are counted at (Safe Harbor 90+); default today.")
-    ] = None,
+    as_of: AsOfOpt = None,
     text: Annotated[bool, typer.Option("--text/--no-text", help="Scrub notes and free text.")] = True,
     max_failed: Annotated[
         float, typer.Option("--max-failed", help="Fraction of records allowed to fail before exit code 1.")
@@ -78,9 +93,10 @@ def deid_fhir(
     quiet_logging(verbose)
     with handled_errors():
         key = read_patient_key(patient_key_file)
-        cfg = build_config(config, lang=lang, operators=parse_operators(operator), detectors=detectors)
-        options = FhirOptions(profile=profile, rules=rules, patient_key=key, seed=seed, as_of=_as_of(as_of),
-                              text=text)  # fmt: skip
+        cfg = build_config(
+            config, lang=lang, profile=profile, operators=parse_operators(operator), detectors=detectors
+        )
+        options = FhirOptions(rules=rules, patient_key=key, seed=seed, as_of=parse_as_of(as_of), text=text)
         deidentifier = FhirDeidentifier(options, cfg)
         with progress_bar("deid-fhir", progress) as bar:
             task = bar.add_task("deid-fhir", total=None, failed=0)

@@ -3,13 +3,12 @@ detect-and-replace followed by word or sentence substitution (registered on the 
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from anonymed.cli.common import console, handled_errors, quiet_logging, stage_progress
+from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.cli.scale import (
     SHARD_SIZE,
     SchedulerOpt,
@@ -21,7 +20,6 @@ from anonymed.cli.scale import (
     save_summary,
 )
 from anonymed.io.registry import open_writer
-from anonymed.obfuscate.bank_build import build_default_bank, default_bank_exists, default_bank_path
 from anonymed.obfuscate.hybrid import HybridConfig, HybridObfuscator
 from anonymed.obfuscate.sentences import SentenceObfuscator
 from anonymed.runner.batch import BatchOptions, BatchSummary
@@ -30,7 +28,7 @@ from anonymed.runner.factories import HybridFactory, SentencesFactory
 InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
 OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")]
 BankOpt = Annotated[
-    Path | None, typer.Option("--bank", help="Bank folder (default: the MTSamples bank, built on first use).")
+    Path | None, typer.Option("--bank", help="Bank folder (default: the shipped MTSamples bank).")
 ]
 KOpt = Annotated[int, typer.Option("--k", help="Draw each replacement from the k nearest sentences (>= 2).")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Reproducible (by anyone with the seed).")]
@@ -43,20 +41,6 @@ StrictOpt = Annotated[bool, typer.Option("--strict", help="Stop at the first fai
 ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress bars.")]
 SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose")]
-
-
-def ensure_default_bank(progress: bool) -> None:
-    """Build the default bank once, with progress bars, if it is not in the cache yet."""
-    if default_bank_exists():
-        return
-    console.print(
-        f"building the default sentence bank once into {default_bank_path()} "
-        "(Doc2Vec on MTSamples; a few minutes, see the README)"
-    )
-    started = time.perf_counter()
-    with stage_progress(progress) as update:
-        build_default_bank(update)
-    console.print(f"default bank built in {time.perf_counter() - started:.0f} s")
 
 
 def sentences(
@@ -82,8 +66,6 @@ def sentences(
     """Replace every sentence with a random one of its k nearest bank sentences (never an identical one)."""
     quiet_logging(verbose)
     with handled_errors():
-        if bank is None:
-            ensure_default_bank(progress)
         SentenceObfuscator(bank, k=k).loaded_bank()  # a bad bank or k fails here, before any worker starts
         factory = SentencesFactory(bank, k, seed)
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
@@ -138,8 +120,6 @@ def hybrid(
             else HybridConfig.from_mapping({}, **overrides)
         )
         pipeline = chosen.pipeline.replace(seed=seed, lang=lang)
-        if chosen.then == "sentences" and chosen.bank is None:
-            ensure_default_bank(progress)
         HybridObfuscator(
             HybridConfig(pipeline, chosen.then, chosen.k, chosen.n, chosen.bank, chosen.space)
         ).load()

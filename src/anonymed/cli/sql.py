@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
-from anonymed.cli.deid import build_config, parse_operators, read_patient_key
+from anonymed.cli.deid import ProfileOpt, build_config, parse_operators, read_patient_key
+from anonymed.cli.fhir import AsOfOpt, RulesOpt, parse_as_of
+from anonymed.pipeline import substitution_report
 from anonymed.sql import ColumnMap, RangeResult, Source, SqlJob
 
 
@@ -40,12 +43,8 @@ def deid_sql(
         Path | None, typer.Option("-o", "--output", help="Output folder of Parquet files.")
     ] = None,
     keep: Annotated[str | None, typer.Option("--keep", help="Other columns to copy unchanged.")] = None,
-    profile: Annotated[
-        str | None, typer.Option("--profile", help="pseudonymisation | hipaa-safe-harbor")
-    ] = None,
-    rules: Annotated[
-        Path | None, typer.Option("--rules", help="A rules table of your own (its [text]).")
-    ] = None,
+    profile: ProfileOpt = None,
+    rules: RulesOpt = None,
     config: Annotated[Path | None, typer.Option("--config", help="Pipeline configuration (TOML).")] = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Language of the notes: en or fr.")] = None,
     seed: Annotated[
@@ -54,6 +53,7 @@ def deid_sql(
     patient_key_file: Annotated[Path | None, typer.Option("--patient-key-file", help="Secret key.")] = None,
     operator: Annotated[list[str] | None, typer.Option("--operator", help="LABEL=OPERATOR.")] = None,
     detectors: Annotated[str | None, typer.Option("--detectors", help="Comma-separated detectors.")] = None,
+    as_of: AsOfOpt = None,
     driver: Annotated[str, typer.Option("--driver", help="auto | adbc | sqlalchemy")] = "auto",
     page_size: Annotated[int, typer.Option("--page-size", help="Rows per page (and commit).")] = 1000,
     resume: Annotated[bool, typer.Option("--resume", help="Continue after the last key written.")] = False,
@@ -71,10 +71,12 @@ def deid_sql(
     quiet_logging(verbose)
     started = time.perf_counter()
     with handled_errors():
-        cfg = build_config(config, lang=lang, operators=parse_operators(operator), detectors=detectors)
+        cfg = build_config(
+            config, lang=lang, profile=profile, operators=parse_operators(operator), detectors=detectors
+        )
         job = SqlJob(url, Source(table, query), ColumnMap.parse(map_, keep), table=to_table, parquet=output,
-                     config=cfg, profile=profile, rules=rules, patient_key=read_patient_key(patient_key_file),
-                     seed=seed, driver=driver, page_size=page_size, resume=resume)  # fmt: skip
+                     config=cfg, rules=rules, patient_key=read_patient_key(patient_key_file), seed=seed,
+                     as_of=parse_as_of(as_of), driver=driver, page_size=page_size, resume=resume)  # fmt: skip
         results = _run(job, workers, progress)
     seconds = time.perf_counter() - started
     rows = sum(r.rows for r in results)
@@ -88,6 +90,7 @@ def deid_sql(
         "rows_per_second": round(rows / seconds, 1) if seconds else None,
         "seeded": seed is not None,
         "keyed": patient_key_file is not None,
+        "substitution": substitution_report(cfg, sum((Counter(r.counts) for r in results), Counter())),
     }
     console.print(f"deid-sql: {rows} rows, {len(failed)} failed, {report['rows_per_second']} rows/s")
     if summary is not None:

@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from anonymed.cli.common import console, handled_errors
-from anonymed.detect.tagger_model import TrainingParams
+from anonymed.detect.tagger.model import TrainingParams
 from anonymed.train.recipe import RecognizerRecipe, document_count, train_recognizer
 
 app = typer.Typer(help="Train anonymed's models.", no_args_is_help=True, add_completion=False)

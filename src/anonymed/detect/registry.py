@@ -14,9 +14,9 @@ from anonymed.params import check_types
 #: name -> "module:Class"; imported lazily so heavy detectors cost nothing until asked for.
 DETECTORS: Final[Mapping[str, str]] = MappingProxyType(
     {
-        "patterns": "anonymed.detect.patterns:PatternDetector",
-        "lexicons": "anonymed.detect.lexicons:LexiconDetector",
-        "tagger": "anonymed.detect.tagger:TaggerDetector",
+        "patterns": "anonymed.detect.patterns.detector:PatternDetector",
+        "lexicons": "anonymed.detect.lexicons.detector:LexiconDetector",
+        "tagger": "anonymed.detect.tagger.detector:TaggerDetector",
         "spacy": "anonymed.detect.plugins:SpacyDetector",
         "huggingface": "anonymed.detect.plugins:HuggingFaceDetector",
     }

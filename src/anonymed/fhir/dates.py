@@ -1,77 +1,70 @@
-"""Dates of the FHIR and SQL paths: one secret shift per patient, and the FHIR date forms it applies to.
+"""Dates of the FHIR and SQL paths: one timeline per patient, the same as in the patient's notes.
 
-``DateShift`` is the one interface both paths use for "one patient, one timeline": ``days(patient_id)``
-is a whole number of days, never 0, the same for every structured date of the patient and every date
-found in the patient's notes (``anonymed.fhir.textdates``), so every interval within a patient's record
-is kept exactly. It is derived, in order of precedence:
+``Timeline`` is what both paths use for structured dates. ``days(subject)`` is the patient's secret shift
+``S`` of the profile's ``date_shift`` operator (``anonymed.substitute.date_shift.patient_shift_days``:
+``HMAC(run key, patient id, ...)``, ``min_shift_days <= |S| <= max_shift_days``), the very ``S`` the
+operator adds, with a per-date noise, to the dates it finds in the patient's notes. Structured dates take
+``S`` alone: intervals between a patient's structured dates are exact, and a structured date and the same
+day written in a note differ by that note date's noise only (at most ``noise_days``). docs/fhir.md says
+what an attacker who knows one true date learns.
 
-* from the patient key: ``HMAC-SHA256(key, "anonymed-date-shift" NUL patient_id)`` (the same patient gets
-  the same shift in every run and export made with the key);
-* from the seed, by the project's seed rule (``anonymed.randomness``): reproducible by anyone with it;
-* from a secret drawn from the operating system's CSPRNG once per run (consistent within the run only).
+The run key (``run_key``) is the patient key when given, else derived from the seed by the project's seed
+rule (reproducible by anyone with the seed), else a secret drawn once per run: in every case one key for
+the run, so the notes (the value streams), the structured dates and the pseudonyms of a patient agree.
 
-Note: a pure shift is pseudonymisation, not Safe Harbor, and one true date revealed reveals the shift
-(and so every date of the patient). The per-patient date mechanism of the profiles work (shift plus
-per-date noise) is meant to replace this class behind the same ``days``/``shift`` interface.
+As in the notes (``anonymed.substitute.over89``), a date indicative of an age over 89 (90 years or more
+before the reference day ``as_of``), before or after its move, is not written (``over89``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import hmac
 import re
 import secrets
 from typing import Final
 
-from anonymed.errors import ConfigError
 from anonymed.randomness import check_random_state
+from anonymed.substitute.date_shift import DateShiftParams, patient_shift_days
+from anonymed.substitute.over89 import AGE_CATEGORY, age_at
 
 #: a FHIR date, dateTime or instant: year, optional month and day, optional time and zone (kept verbatim)
 FHIR_DATE: Final = re.compile(
     r"(?P<year>\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?"
     r"(?P<rest>T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?"
 )
-_LABEL: Final = b"anonymed-date-shift"
 
 
-class DateShift:
-    """A secret number of days per patient, in ``[-max_days, -min_days] U [min_days, max_days]``."""
+def run_key(patient_key: bytes | None, seed: int | None) -> bytes:
+    """The run's one key: the patient key, else 32 bytes from the seed's stream, else a secret."""
+    if patient_key is not None:
+        return patient_key
+    if seed is not None:
+        return check_random_state(seed).spawn("anonymed-run-key").python.getrandbits(256).to_bytes(32, "big")
+    return secrets.token_bytes(32)
 
-    def __init__(
-        self, *, key: bytes | None = None, seed: int | None = None, min_days: int = 1, max_days: int = 365
-    ) -> None:
-        if not 1 <= min_days <= max_days:
-            raise ConfigError(f"date shift needs 1 <= min_days <= max_days, got {min_days}, {max_days}")
-        self.min_days, self.max_days = min_days, max_days
-        seeded = key is None and seed is not None
-        self.reproducible = key is not None or seeded
-        self._source = check_random_state(seed) if seeded else None
-        self._key = key if key is not None else (None if seeded else secrets.token_bytes(32))
+
+class Timeline:
+    """Structured dates of each patient moved by the patient's ``date_shift`` shift (module docstring)."""
+
+    def __init__(self, key: bytes, params: DateShiftParams, as_of: dt.date) -> None:
+        self.key, self.params, self.as_of = key, params, as_of
         self._cache: dict[str, int] = {}
 
-    def days(self, patient_id: str) -> int:
-        """The patient's shift in days (memoised)."""
-        found = self._cache.get(patient_id)
+    def days(self, subject: str) -> int:
+        """The subject's (a patient's) shift in days, never 0 (memoised)."""
+        found = self._cache.get(subject)
         if found is None:
-            found = self._cache[patient_id] = self._draw(patient_id)
+            found = self._cache[subject] = patient_shift_days(self.key, subject, self.params)
         return found
 
-    def _draw(self, patient_id: str) -> int:
-        width = self.max_days - self.min_days + 1
-        if self._source is not None:
-            draw = self._source.spawn(f"date-shift:{patient_id}").randbelow(2 * width)
-        else:
-            assert self._key is not None
-            message = _LABEL + b"\x00" + patient_id.encode("utf-8", "surrogatepass")
-            digest = hmac.new(self._key, message, hashlib.sha256).digest()
-            draw = int.from_bytes(digest[:8], "big") % (2 * width)  # bias < 2**-50
-        magnitude = self.min_days + draw % width
-        return magnitude if draw < width else -magnitude
+    def shift(self, value: str, subject: str) -> str | None:
+        """A FHIR date string moved by the subject's shift (``None`` if it is not a FHIR date)."""
+        return shift_date(value, self.days(subject))
 
-    def shift(self, value: str, patient_id: str) -> str | None:
-        """A FHIR date string moved by the patient's shift (``None`` if it is not a FHIR date)."""
-        return shift_date(value, self.days(patient_id))
+    def over89(self, value: str | dt.date) -> bool:
+        """Whether a date (its first day) lies 90 years or more before ``as_of``."""
+        day = as_date(value) if isinstance(value, str) else value
+        return day is not None and age_at(day, self.as_of) >= AGE_CATEGORY
 
 
 def _parts(value: str) -> re.Match[str] | None:

@@ -5,8 +5,8 @@ NDJSON export: one Patient per patient id (one per note when there is none) hold
 names of its notes (``NAME/patient`` spans; EDS-pseudo's unqualified names when no span says patient),
 and one DocumentReference per note whose attachment is, in turn, UTF-8 plain text, HTML (paragraphs and
 line breaks as tags, text escaped), and ISO-8859-1 plain text (UTF-8 when the note does not fit).
-``leaks`` counts the gold PHI strings that survive verbatim (whole word, case-insensitive) in the output
-of their own note: the leak rate of the issue, computed the simple way.
+``read_notes`` decodes the de-identified notes (HTML reduced to its text) for the leak rate of
+``anonymed.evaluate.leaks``, the measure of the plain-text path.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import base64
 import html
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from anonymed.document import Document, Span
+from anonymed.document import Document
 from anonymed.fhir.attachments import parse_content_type
 
 ENCODINGS: Final = ("text/plain; charset=utf-8", "text/html; charset=utf-8", "text/plain; charset=iso-8859-1")
@@ -98,15 +98,3 @@ def read_notes(folder: Path) -> dict[str, str]:
             text = html.unescape(re.sub(r"<[^>]+>", " ", text))
         found[resource["id"]] = text
     return found
-
-
-def leaks(gold: Mapping[str, Sequence[Span]], outputs: Mapping[str, str]) -> tuple[int, int]:
-    """``(surviving, total)`` gold PHI strings: verbatim, whole word, case-insensitive, in their note."""
-    surviving = total = 0
-    for doc_id, spans in gold.items():
-        output = outputs[doc_id]
-        for span in spans:
-            total += 1
-            if re.search(r"(?<!\w)" + re.escape(span.text) + r"(?!\w)", output, re.I):
-                surviving += 1
-    return surviving, total

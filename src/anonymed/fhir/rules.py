@@ -1,9 +1,11 @@
 """The rules table of the FHIR structured pass: for each element path, what happens to its values.
 
-A table is a TOML file (the shipped ones are in ``anonymed/resources/fhir/``, one per profile). Its
-``[rules]`` table maps element paths to actions; paths are dotted FHIR element names from the resource
-type, arrays being transparent (``Patient.name.given``). A segment may be ``*`` (any one element name),
-a glob (``*DateTime``) or ``**`` (any number of elements, none included).
+A table is a TOML file (the shipped ones are in ``anonymed/resources/fhir/``, one per privacy profile,
+named like it). It belongs to one profile (``[profile] name``): a run takes the table of its profile,
+and the profile's operators scrub the notes. Its ``[rules]`` table maps element paths to actions; paths
+are dotted FHIR element names from the resource type, arrays being transparent
+(``Patient.name.given``). A segment may be ``*`` (any one element name), a glob (``*DateTime``) or
+``**`` (any number of elements, none included).
 
 Which rule applies to a value: the rule naming its own path, else the rule of its nearest enclosing
 element (a rule on ``Patient.address`` applies to every value under it that no deeper rule names). Among
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from anonymed.errors import ConfigError
+from anonymed.profiles import DEFAULT_PROFILE, profile_names
 
 #: action -> what it does (the documentation of the table format; docs/fhir.md repeats it)
 ACTIONS: Final[Mapping[str, str]] = {
@@ -34,21 +37,20 @@ ACTIONS: Final[Mapping[str, str]] = {
     "id": "replace a resource id with its pseudonym (HMAC or random, per [profile] ids)",
     "pseudonym": "replace a business identifier value with its pseudonym (keyed by its system)",
     "reference": "rewrite a reference so that it points to the pseudonymised target",
-    "shift": "move a date by the patient's date shift (precision and time of day kept)",
-    "year": "keep only the year of a date",
-    "birth_year": "keep only the year of a birth date; remove it when the age is 90 or more",
-    "zip3": "keep the first three digits of a US ZIP code (000 for restricted areas); else remove",
+    "shift": "move a date by the patient's shift (precision and time kept); remove it if 90+ years old",
+    "year": "keep only the year of a date; remove a date 90 or more years before --as-of",
+    "age": "keep an Age up to 89 years; above, 90 with the comparator >= (age_over89's category)",
+    "zip3": "a US ZIP code to its first three digits, the rest * (000 for restricted areas); else remove",
     "text": "scrub a string with the text pipeline (a Document with the patient's id and identifiers)",
     "narrative": "scrub an XHTML narrative (text and attributes) as one text with an offset map",
     "attachment": "decode, scrub and re-encode an Attachment; recompute hash and size, or drop data",
 }
 #: actions that apply to an element holding an object (the others apply to the values under it)
-CONTAINER_ACTIONS: Final = frozenset({"remove", "attachment"})
+CONTAINER_ACTIONS: Final = frozenset({"remove", "attachment", "age"})
 #: what an extension rule may say (``keep``: the whole extension; the others act on its ``value[x]``)
 EXTENSION_ACTIONS: Final = frozenset({"keep", "remove", "shift", "year", "text", "pseudonym"})
 PROFILES_DIR: Final = "fhir"
 ID_SCHEMES: Final = ("hmac", "random")
-DATE_MODES: Final = ("shift", "year")
 
 
 @dataclass(frozen=True)
@@ -82,15 +84,6 @@ def _matches(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
 
 
 @dataclass(frozen=True)
-class TextSettings:
-    """How the text pass writes dates (``shift`` or ``year``), its operator overrides, reference dates."""
-
-    dates: str = "shift"
-    operators: Mapping[str, str] = field(default_factory=dict)
-    reference_dates: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class RuleTable:
     """A parsed rules table: element rules, extension rules and the profile's settings."""
 
@@ -100,10 +93,8 @@ class RuleTable:
     modifier_extensions: Mapping[str, str]
     ids: str = "hmac"
     safe_harbor: bool = False
-    min_shift_days: int = 1
-    max_shift_days: int = 365
     patient_elements: tuple[str, ...] = ("subject", "patient")
-    text: TextSettings = field(default_factory=TextSettings)
+    reference_dates: tuple[str, ...] = ()
     _cache: dict[tuple[str, ...], str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def action(self, path: tuple[str, ...]) -> str | None:
@@ -141,26 +132,30 @@ def _checked(
 
 def parse_table(data: Mapping[str, Any], name: str) -> RuleTable:
     """Build a ``RuleTable`` from a parsed TOML document; unknown tables, keys and actions are errors."""
-    known = {"profile", "date_shift", "patient", "text", "rules", "extensions", "modifier_extensions"}
+    known = {"profile", "patient", "text", "rules", "extensions", "modifier_extensions"}
     if set(data) - known:
-        raise ConfigError(f"rules table {name!r}: unknown tables {sorted(set(data) - known)}")
+        raise ConfigError(
+            f"rules table {name!r}: unknown tables {sorted(set(data) - known)}; the shift sizes and the "
+            "notes' operators are the privacy profile's ([operator_params.date_shift], [operators])"
+        )
     profile = dict(data.get("profile", {}))
+    if profile.get("name") not in profile_names():
+        raise ConfigError(
+            f"rules table {name!r}: [profile] name must be the privacy profile it belongs to, one of "
+            f"{list(profile_names())}, got {profile.get('name')!r}"
+        )
     ids = profile.get("ids", "hmac")
     if ids not in ID_SCHEMES:
         raise ConfigError(f"rules table {name!r}: [profile] ids must be one of {ID_SCHEMES}, got {ids!r}")
-    shift = dict(data.get("date_shift", {}))
-    low, high = shift.get("min_days", 1), shift.get("max_days", 365)
-    if not (isinstance(low, int) and isinstance(high, int) and 1 <= low <= high):
-        raise ConfigError(f"rules table {name!r}: need 1 <= [date_shift] min_days <= max_days")
     text = dict(data.get("text", {}))
-    if text.get("dates", "shift") not in DATE_MODES:
-        raise ConfigError(f"rules table {name!r}: [text] dates must be one of {DATE_MODES}")
+    if set(text) - {"reference_dates"}:
+        raise ConfigError(f"rules table {name!r}: [text] holds reference_dates only")
     rules = tuple(
         Rule(tuple(path.split(".")), action, order)
         for order, (path, action) in enumerate(_checked(data.get("rules", {}), ACTIONS, "[rules]").items())
     )
     table = RuleTable(
-        name=str(profile.get("name", name)),
+        name=str(profile["name"]),
         rules=rules,
         extensions=_checked(data.get("extensions", {}), EXTENSION_ACTIONS, "[extensions]"),
         modifier_extensions=_checked(
@@ -168,16 +163,10 @@ def parse_table(data: Mapping[str, Any], name: str) -> RuleTable:
         ),
         ids=ids,
         safe_harbor=bool(profile.get("safe_harbor", False)),
-        min_shift_days=low,
-        max_shift_days=high,
         patient_elements=_str_tuple(
             dict(data.get("patient", {})).get("references", ["subject", "patient"]), "[patient] references"
         ),
-        text=TextSettings(
-            dates=text.get("dates", "shift"),
-            operators=dict(text.get("operators", {})),
-            reference_dates=_str_tuple(text.get("reference_dates", []), "[text] reference_dates"),
-        ),
+        reference_dates=_str_tuple(text.get("reference_dates", []), "[text] reference_dates"),
     )
     if table.safe_harbor:
         _check_safe_harbor(table)
@@ -191,12 +180,12 @@ _NOT_SAFE_HARBOR: Final = frozenset({"shift", "pseudonym"})
 def _check_safe_harbor(table: RuleTable) -> None:
     """Refuse a table that claims Safe Harbor but keeps more than years or derives codes from identifiers."""
     used = {rule.action for rule in table.rules} | set(table.extensions.values())
-    if used & _NOT_SAFE_HARBOR or table.ids != "random" or table.text.dates != "year":
+    if used & _NOT_SAFE_HARBOR or table.ids != "random":
         raise ConfigError(
             f"rules table {table.name!r} claims Safe Harbor but uses {sorted(used & _NOT_SAFE_HARBOR)}, "
-            f"ids={table.ids!r}, text dates={table.text.dates!r}: Safe Harbor keeps years alone (no shift), "
-            "removes identifiers (no HMAC pseudonyms) and needs ids='random' and [text] dates='year'"
-        )  # fmt: skip
+            f"ids={table.ids!r}: Safe Harbor keeps years alone (no shift), removes identifiers (no HMAC "
+            "pseudonyms) and needs ids='random'"
+        )
 
 
 def shipped_profiles() -> list[str]:
@@ -205,20 +194,29 @@ def shipped_profiles() -> list[str]:
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
-def load_rules(profile: str | None = None, path: Path | None = None) -> RuleTable:
-    """The rules table in ``path``, else the shipped table of ``profile`` (the pseudonymisation one)."""
+def load_rules(profile: str = DEFAULT_PROFILE, path: Path | None = None) -> RuleTable:
+    """The rules table in ``path``, else the shipped table of ``profile``; it must belong to ``profile``."""
     if path is not None:
         source, name = path.read_text(encoding="utf-8") if path.exists() else None, path.name
         if source is None:
             raise ConfigError(f"rules table not found: {str(path)!r}")
     else:
-        name = profile or "pseudonymisation"
+        name = profile
         if name not in shipped_profiles():
-            raise ConfigError(f"no FHIR rules table for profile {name!r}; shipped: {shipped_profiles()}")
+            raise ConfigError(
+                f"no FHIR rules table for profile {name!r}; shipped for {shipped_profiles()}; "
+                "give one of your own with --rules"
+            )
         file = resources.files("anonymed").joinpath("resources", PROFILES_DIR, f"{name}.toml")
         source = file.read_text(encoding="utf-8")
     try:
         data = tomllib.loads(source)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read rules table {name!r}: {exc}") from None
-    return parse_table(data, name)
+    table = parse_table(data, name)
+    if table.name != profile:
+        raise ConfigError(
+            f"rules table {name!r} belongs to profile {table.name!r}, the run's profile is {profile!r}: "
+            f"choose it with --profile {table.name}"
+        )
+    return table

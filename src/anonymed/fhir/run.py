@@ -12,23 +12,23 @@ with the same input, key and seed (and non-DP operators) write identical bytes.
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
 from anonymed.config import PipelineConfig
-from anonymed.errors import AnonymedError
-from anonymed.fhir.dates import DateShift
+from anonymed.errors import AnonymedError, ConfigError
+from anonymed.fhir.dates import Timeline, run_key
 from anonymed.fhir.files import ExportFile, ExportWriter, discover, dumps, read
-from anonymed.fhir.generalise import restricted_zip3
 from anonymed.fhir.ids import Pseudonyms
 from anonymed.fhir.index import ExportIndex
+from anonymed.fhir.profile import check_text_operators, date_shift_params
 from anonymed.fhir.rules import RuleTable, load_rules
 from anonymed.fhir.structured import StructuredPass
 from anonymed.fhir.text import TextPass
 from anonymed.io.atomic import AtomicDir
+from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
 
 MANIFEST: Final = "anonymed-manifest.json"
@@ -38,18 +38,14 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class FhirOptions:
-    """The choices of a FHIR run besides the pipeline's: rules table, secrets, reference day, text pass."""
+    """The choices of a FHIR run besides the pipeline's (whose ``profile`` is the run's): rules table of
+    your own, secrets, reference day of ages, text pass."""
 
-    profile: str | None = None
     rules: Path | None = None
     patient_key: bytes | None = field(default=None, repr=False)
     seed: int | None = None
     as_of: dt.date | None = None
     text: bool = True
-
-    def table(self) -> RuleTable:
-        """The rules table (a file if given, else the profile's shipped one)."""
-        return load_rules(self.profile, self.rules)
 
 
 @dataclass
@@ -64,36 +60,30 @@ class FhirResult:
 class FhirDeidentifier:
     """De-identifies FHIR resources with one rules table, one key and one pipeline for a whole export."""
 
-    def __init__(self, options: FhirOptions, config: PipelineConfig | None = None,
-                 pipeline: Pipeline | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, options: FhirOptions, config: PipelineConfig | None = None, pipeline: Pipeline | None = None
+    ) -> None:
+        """``pipeline``: one built on the run's configuration (``config`` with the run's key and seed), to
+        share its loaded detectors; by default one is built."""
         self.options = options
-        self.table = options.table()
-        # without a key or a seed, one secret for the run: surrogates, shifts and pseudonyms stay consistent
-        # per patient within the run, and nothing is reproducible after it
-        key = options.patient_key
-        if key is None and options.seed is None:
-            key = secrets.token_bytes(32)
-        self.config = (config or PipelineConfig()).replace(patient_key=key, seed=options.seed)
+        base = config or PipelineConfig()
+        self.table: RuleTable = load_rules(base.profile, options.rules)
+        # one key for the run (dates.run_key): the patient key, else from the seed, else a secret; the
+        # notes' value streams, the structured dates and the pseudonyms of a patient all derive from it
+        key = run_key(options.patient_key, options.seed)
+        self.config = base.replace(patient_key=key, seed=options.seed)
+        if self.table.safe_harbor:
+            check_text_operators(self.config)
+        if pipeline is not None and pipeline.config != self.config:
+            raise ConfigError(
+                "the pipeline given is not built on the run's configuration (profile, key, seed)"
+            )
         self.pipeline = pipeline if pipeline is not None else Pipeline(self.config)
-        self.shift = DateShift(
-            key=key,
-            seed=options.seed,
-            min_days=self.table.min_shift_days,
-            max_days=self.table.max_shift_days,
-        )
+        self.timeline = Timeline(key, date_shift_params(self.config), options.as_of or dt.date.today())
         self.ids = Pseudonyms(self.table.ids, key=key, seed=options.seed)
         self.index = ExportIndex(self.table.patient_elements)
-        self.text = (
-            TextPass(
-                self.pipeline, self.shift, dates=self.table.text.dates, operators=self.table.text.operators
-            )
-            if options.text
-            else None
-        )
-        self.structured = StructuredPass(
-            self.table, self.ids, self.shift, self.index, self.text,
-            as_of=options.as_of or dt.date.today(), restricted_zip3=restricted_zip3(),
-        )  # fmt: skip
+        self.text = TextPass(self.pipeline) if options.text else None
+        self.structured = StructuredPass(self.table, self.ids, self.timeline, self.index, self.text)
 
     def guarantees(self) -> dict[str, Any]:
         """What the output is, stated for the manifest (and the ethics board)."""
@@ -101,7 +91,12 @@ class FhirDeidentifier:
             "profile": self.table.name,
             "safe_harbor_claimed": self.table.safe_harbor,
             "ids": self.table.ids,
-            "dates": "year only" if self.table.safe_harbor else "shifted per patient (intervals kept)",
+            "dates": (
+                "year only; 90 or more years before the reference day removed"
+                if self.table.safe_harbor
+                else "structured: the patient's secret shift (intervals kept); notes: the profile's "
+                f"{self.config.substitution.operators[Label.DATE]}"
+            ),
             "text_pass": self.text is not None,
             "keyed": self.options.patient_key is not None,
             "seeded": self.options.seed is not None,
@@ -140,7 +135,7 @@ class FhirDeidentifier:
                 "failed": len(failures),
                 "failures": failures[:1000],
                 **self.structured.stats.to_json(),
-                "text": self.text.stats.to_json() if self.text is not None else None,
+                "text": self.text.stats.to_json(self.pipeline) if self.text is not None else None,
             }
             output.write_file(PurePosixPath(MANIFEST), dumps(manifest, indent=True) + b"\n")
             output.commit()

@@ -9,30 +9,37 @@ of what is kept). Free texts, narratives and attachments go to the text pass. Ch
 
 from __future__ import annotations
 
-import datetime as dt
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from anonymed.fhir import attachments
-from anonymed.fhir.dates import DateShift, as_date, year_of
-from anonymed.fhir.generalise import zip3
+from anonymed.fhir.dates import Timeline, as_date, year_of
 from anonymed.fhir.ids import Pseudonyms, rewrite_reference
 from anonymed.fhir.index import ExportIndex
 from anonymed.fhir.markup import scrub_markup
 from anonymed.fhir.report import PassStats
 from anonymed.fhir.rules import CONTAINER_ACTIONS, RuleTable
 from anonymed.fhir.text import TextContext, TextPass
-from anonymed.substitute.over89 import AGE_CATEGORY, age_at
+from anonymed.substitute.dp_age import HIPAA_MAX_AGE
+from anonymed.substitute.over89 import AGE_CATEGORY
+from anonymed.substitute.temporal_model import UNITS_PER_YEAR, Unit
+from anonymed.substitute.zip3 import generalise_zip, restricted_prefixes
 
 SECURITY_SYSTEM: Final = "http://terminology.hl7.org/CodeSystem/v3-ObservationValue"
 SECURITY_DISPLAY: Final = {"REDACTED": "redacted", "ABSTRED": "abstracted", "PSEUDED": "pseudonymized",
                            "MASKED": "masked"}  # fmt: skip
 #: the label each action adds when it changes a value
 LABELS: Final = {"remove": "REDACTED", "id": "PSEUDED", "pseudonym": "PSEUDED", "reference": "PSEUDED",
-                 "shift": "PSEUDED", "year": "ABSTRED", "birth_year": "ABSTRED", "zip3": "ABSTRED",
+                 "shift": "PSEUDED", "year": "ABSTRED", "age": "ABSTRED", "zip3": "ABSTRED",
                  "text": "MASKED", "narrative": "MASKED", "attachment": "MASKED"}  # fmt: skip
 _REMOVED: Final = object()
+#: a US ZIP code (ZIP+4 too): what the ``zip3`` action generalises; anything else is removed
+_US_ZIP: Final = re.compile(r"\d{5}(?:-?\d{4})?")
+UCUM: Final = "http://unitsofmeasure.org"
+#: UCUM codes of an Age's units
+_AGE_UNITS: Final = {"a": Unit.YEAR, "mo": Unit.MONTH, "wk": Unit.WEEK, "d": Unit.DAY, "h": Unit.HOUR}
 Path = tuple[str, ...]
 
 
@@ -52,7 +59,7 @@ class _Resource:
     rid: str | None
     pid: str
     patient: str | None
-    shift_subject: str
+    subject: str
     reference_date: str | None
     contained: bool = False
     labels: set[str] = field(default_factory=set)
@@ -66,24 +73,22 @@ class StructuredPass:
         self,
         table: RuleTable,
         ids: Pseudonyms,
-        shift: DateShift,
+        timeline: Timeline,
         index: ExportIndex,
         text: TextPass | None,
         *,
-        as_of: dt.date,
-        restricted_zip3: frozenset[str],
+        restricted_zip3: frozenset[str] | None = None,
     ) -> None:
-        self.table, self.ids, self.shift, self.index, self.text = table, ids, shift, index, text
-        self.as_of, self.restricted = as_of, restricted_zip3
+        self.table, self.ids, self.timeline, self.index, self.text = table, ids, timeline, index, text
+        self.restricted = restricted_prefixes() if restricted_zip3 is None else restricted_zip3
         self.stats = PassStats()
         self._dispatch: dict[str, Callable[[str, Path, _Resource, Mapping[str, Any]], Any]] = {
             "id": self._id,
             "pseudonym": lambda v, p, r, parent: self.ids.value(str(parent.get("system", "")), v),
             "reference": lambda v, p, r, _: self._reference(v),
-            "shift": lambda v, p, r, _: self.shift.shift(v, r.shift_subject),
-            "year": lambda v, p, r, _: year_of(v),
-            "birth_year": lambda v, p, r, _: self._birth_year(v),
-            "zip3": lambda v, p, r, _: zip3(v, self.restricted),
+            "shift": lambda v, p, r, _: self._shift(v, r.subject),
+            "year": lambda v, p, r, _: None if self._over89(v) else year_of(v),
+            "zip3": lambda v, p, r, _: self._zip3(v),
             "text": lambda v, p, r, _: self._text(v, p, r),
             "narrative": lambda v, p, r, _: self._narrative(v, p, r),
         }
@@ -99,7 +104,7 @@ class StructuredPass:
             rid=rid,
             pid=self.ids.resource_id(rtype, rid) if rid and not contained else (rid or ""),
             patient=patient,
-            shift_subject=patient if patient is not None else f"\x00{rtype}/{rid}",
+            subject=patient if patient is not None else f"\x00{rtype}/{rid}",
             reference_date=self._reference_date(resource),
             contained=contained,
         )
@@ -119,7 +124,7 @@ class StructuredPass:
         return out
 
     def _reference_date(self, resource: Mapping[str, Any]) -> str | None:
-        for path in self.table.text.reference_dates:
+        for path in self.table.reference_dates:
             value: Any = resource
             for key in path.split("."):
                 value = value.get(key) if isinstance(value, dict) else None
@@ -222,19 +227,41 @@ class StructuredPass:
         self.stats.references["rewritten" if out is not None else "removed (unresolvable)"] += 1
         return out
 
-    def _birth_year(self, value: str) -> str | None:
-        day = as_date(value)
-        if day is None or age_at(day, self.as_of) >= AGE_CATEGORY:
-            self.stats.actions["birth_year:90+ removed"] += 1
+    def _over89(self, value: str) -> bool:
+        """A date 90 years or more before ``as_of`` (Safe Harbor's ages over 89): counted, not written."""
+        if self.timeline.over89(value):
+            self.stats.actions["date:90+ removed"] += 1
+            return True
+        return False
+
+    def _shift(self, value: str, subject: str) -> str | None:
+        moved = None if self._over89(value) else self.timeline.shift(value, subject)
+        return None if moved is None or self._over89(moved) else moved
+
+    def _zip3(self, value: str) -> str | None:
+        """``"668**"`` for ``"66801"`` (``000**`` for a restricted area), as the ``zip3`` operator writes."""
+        if _US_ZIP.fullmatch(value.strip()) is None:
             return None
-        return year_of(value)
+        return generalise_zip(value.strip(), 3, self.restricted)
+
+    def _age(self, node: Mapping[str, Any], res: _Resource) -> Any:
+        """An Age up to 89 years as it is; above, 90 years with ``>=`` (``age_over89``); else removed."""
+        unit, value = _AGE_UNITS.get(str(node.get("code"))), node.get("value")
+        if node.get("system") != UCUM or unit is None or not isinstance(value, int | float) or value is True:
+            res.labels.add("REDACTED")
+            return _REMOVED
+        fields = ("value", "comparator", "unit", "system", "code")
+        if value / UNITS_PER_YEAR[unit] <= HIPAA_MAX_AGE:
+            return {k: node[k] for k in fields if k in node}
+        self.stats.actions["age:90+ grouped"] += 1
+        res.labels.add("ABSTRED")
+        return {"value": AGE_CATEGORY, "comparator": ">=", "unit": "years", "system": UCUM, "code": "a"}
 
     def _context(self, path: Path, res: _Resource) -> TextContext:
         res.texts += 1
         return TextContext(
             doc_id=f"{res.rtype}/{res.pid}#{res.texts}:{'.'.join(path[1:])}",
-            patient_id=res.patient,
-            shift_subject=res.shift_subject,
+            subject=res.subject,
             reference_date=res.reference_date,
             known=self.index.known_for(res.patient),
         )
@@ -257,6 +284,8 @@ class StructuredPass:
         if action == "remove":
             res.labels.add("REDACTED")
             return _REMOVED
+        if action == "age":
+            return self._age(node, res)
         return self._attachment(node, path, res)
 
     def _attachment(self, node: Mapping[str, Any], path: Path, res: _Resource) -> Any:

@@ -1,11 +1,13 @@
 """The text pass: every free text of a resource becomes a ``Document`` and goes through the pipeline.
 
 A note, a narrative, an ``Annotation.text`` or a ``CodeableConcept.text`` is scrubbed by the configured
-pipeline's detectors and operators, except that dates go to ``TextDateOperator`` (the patient's date
-shift, or the year alone), so a patient's notes and structured dates share one timeline. Each Document
-carries the patient id, a reference date and the patient's known identifiers (``metadata["known"]``, the
-shared contract) for the detectors that use them. Short texts repeat (codes' display texts): their
-results are memoised per patient and reference date.
+pipeline: the detectors, then the operators of the run's privacy profile (with the user's choices). Its
+``patient_id`` is the patient of the resource (else the resource itself), so with the run's key the value
+streams give the patient the same surrogates in every text and the profile's ``date_shift`` moves the
+notes' dates by the same secret shift as the structured dates (``dates.Timeline``), plus its per-date
+noise. Each Document also carries a reference date and the patient's known identifiers
+(``metadata["known"]``, the shared contract) for the detectors that use them. Short texts repeat (codes'
+display texts): their results are memoised per patient and reference date.
 """
 
 from __future__ import annotations
@@ -13,16 +15,11 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Final
 
 from anonymed.document import Document, Replacement
-from anonymed.fhir.dates import DateShift
-from anonymed.fhir.textdates import TextDateOperator
-from anonymed.labels import Label
-from anonymed.pipeline import Pipeline
-from anonymed.substitute.registry import build_operator
-from anonymed.substitute.stage import Substituter
+from anonymed.pipeline import Pipeline, substitution_report
+from anonymed.substitute.summary import document_counts
 
 #: texts up to this length are memoised (codes' texts, short annotations)
 MEMO_MAX_CHARS: Final = 256
@@ -31,19 +28,20 @@ MEMO_ENTRIES: Final = 50_000
 
 @dataclass(frozen=True)
 class TextContext:
-    """What a text's Document carries besides its text: ids, patient, reference date, known identifiers."""
+    """What a text's Document carries besides its text: ids, subject, reference date, known identifiers.
+
+    ``subject`` is the patient id of the resource, or a key of the resource itself when it belongs to no
+    patient: the Document's ``patient_id``, which keys its value streams (surrogates and date shift).
+    """
 
     doc_id: str
-    patient_id: str | None
-    shift_subject: str
+    subject: str
     reference_date: str | None = None
     known: Sequence[Mapping[str, str]] = ()
 
     def metadata(self, lang: str) -> dict[str, Any]:
         """The Document metadata (the known identifiers under ``known``, per the shared contract)."""
-        meta: dict[str, Any] = {"lang": lang, "shift_subject": self.shift_subject, "known": list(self.known)}
-        if self.patient_id is not None:
-            meta["patient_id"] = self.patient_id
+        meta: dict[str, Any] = {"lang": lang, "patient_id": self.subject, "known": list(self.known)}
         if self.reference_date is not None:
             meta["reference_date"] = self.reference_date
         return meta
@@ -51,67 +49,45 @@ class TextContext:
 
 @dataclass
 class TextStats:
-    """Counts of the text pass (no text, no values)."""
+    """Counts of the text pass (no text, no values); ``counts``: the substitution stage's, per text run."""
 
     documents: int = 0
     memo_hits: int = 0
     characters: int = 0
     spans: Counter[str] = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=Counter)
 
-    def to_json(self) -> dict[str, Any]:
-        """The counts as JSON."""
+    def to_json(self, pipeline: Pipeline) -> dict[str, Any]:
+        """The counts as JSON, with the run summary's substitution part (profile, operators, checklist)."""
         return {"documents": self.documents, "memoised": self.memo_hits, "characters": self.characters,
-                "spans": dict(sorted(self.spans.items()))}  # fmt: skip
+                "spans": dict(sorted(self.spans.items())),
+                "substitution": substitution_report(pipeline.config, self.counts)}  # fmt: skip
 
 
 class TextPass:
-    """Scrubs texts with ``pipeline``'s detectors and operators, dates on the patient's timeline."""
+    """Scrubs texts with ``pipeline`` (its detectors and its profile's operators)."""
 
-    def __init__(
-        self,
-        pipeline: Pipeline,
-        shift: DateShift,
-        *,
-        dates: str = "shift",
-        operators: Mapping[str, str] | None = None,
-    ) -> None:
-        self.pipeline, self.shift, self.dates = pipeline, shift, dates
-        self.overrides = {Label(k.upper()): v for k, v in (operators or {}).items()}
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
         self.stats = TextStats()
-        self._memo: OrderedDict[tuple[str | None, str | None, str], tuple[str, tuple[Replacement, ...]]] = (
+        self._memo: OrderedDict[tuple[str, str | None, str], tuple[str, tuple[Replacement, ...]]] = (
             OrderedDict()
-        )
-
-    @cached_property
-    def substituter_(self) -> Substituter:
-        """The pipeline's operators (with the table's overrides), DATE on the structured timeline."""
-        config = self.pipeline.config
-        names = {**config.operators, **self.overrides}
-        built = {name: build_operator(name, config.operator_params.get(name)) for name in set(names.values())}
-        operators = {Label(label): built[name] for label, name in names.items()}
-        operators[Label.DATE] = TextDateOperator(self.shift, self.dates, operators[Label.DATE])
-        return Substituter(
-            operators,
-            patient_key=config.patient_key,
-            epsilon=config.epsilon,
-            epsilon_weights=config.epsilon_weights,
         )
 
     def run(self, text: str, context: TextContext) -> Document:
         """The scrubbed Document of one text (detect, then substitute)."""
-        doc = Document(context.doc_id, text, context.metadata(self.pipeline.config.lang))
-        doc = self.pipeline.detect(doc)
-        doc = self.substituter_(doc, self.pipeline.rng_.spawn(f"doc:{doc.id}"))
+        doc = self.pipeline.run(Document(context.doc_id, text, context.metadata(self.pipeline.config.lang)))
         self.stats.documents += 1
         self.stats.characters += len(text)
         self.stats.spans.update(span.label.value for span in doc.spans)
+        self.stats.counts.update(document_counts(doc))
         return doc
 
     def scrub(self, text: str, context: TextContext) -> tuple[str, tuple[Replacement, ...]]:
         """The scrubbed text and its replacements (memoised for short texts)."""
         if not text.strip():
             return text, ()
-        key = (context.patient_id, context.reference_date, text) if len(text) <= MEMO_MAX_CHARS else None
+        key = (context.subject, context.reference_date, text) if len(text) <= MEMO_MAX_CHARS else None
         if key is not None and key in self._memo:
             self._memo.move_to_end(key)
             self.stats.memo_hits += 1

@@ -1,14 +1,18 @@
-"""Building banks: split a de-identified corpus, scrub, de-duplicate, encode, index; the default bank.
+"""Building banks: split a de-identified corpus, scrub, de-duplicate, encode, index; pack; the default bank.
 
 Scrubbing: every note goes through the detect stage of a de-identification pipeline (the default detectors
 plus the lexicons, at high recall) and every sentence that overlaps anything it finds is dropped, so fake
 names and dates left in a "de-identified" corpus do not come back out of the bank (the paper traces part of
 its sensitivity loss to them). A normalised text that was flagged anywhere is dropped everywhere.
+
+Packing makes a bank small enough to ship: product-quantised index (``IndexParams(kind="ivfpq")``), Doc2Vec
+kept for inference with int8 weights, sentences xz-compressed. The default bank (Doc2Vec on the shipped
+MTSamples, packed) ships in ``resources/banks/mtsamples-doc2vec``; ``anonymed bank build --default -o DIR``
+rebuilds it (see PROVENANCE.md there).
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -21,8 +25,8 @@ import numpy.typing as npt
 from anonymed.config import PipelineConfig
 from anonymed.detect.registry import DEFAULT_DETECTORS
 from anonymed.document import Document
-from anonymed.errors import ConfigError
-from anonymed.obfuscate.banks import VERSION, Bank, IndexParams, Progress, build_index, key_of, load_bank
+from anonymed.errors import ConfigError, ResourceError
+from anonymed.obfuscate.banks import Bank, IndexParams, Progress, build_index, key_of, load_bank
 from anonymed.obfuscate.encoders import Doc2VecEncoder, Doc2VecParams, SentenceEncoder, TransformerEncoder
 from anonymed.obfuscate.splitter import split_sentences
 from anonymed.pipeline import Pipeline
@@ -30,7 +34,9 @@ from anonymed.pipeline import Pipeline
 ENCODE_CHUNK = 1024
 #: the scrubbing detectors: the pipeline's defaults and the name and place lexicons (recall matters most)
 SCRUB_DETECTORS = tuple(dict.fromkeys((*DEFAULT_DETECTORS, "patterns", "lexicons")))
-CACHE_ENV = "ANONYMED_CACHE_DIR"
+DEFAULT_BANK = Path(__file__).resolve().parents[1] / "resources" / "banks" / "mtsamples-doc2vec"
+#: the index of a packed bank: IVF lists over product-quantised residuals, 128 bytes per 256-d sentence
+PACKED_INDEX = IndexParams(kind="ivfpq", pq_m=128)
 
 
 @dataclass(frozen=True)
@@ -168,37 +174,36 @@ def _encode(
     return encoder, vectors
 
 
-def cache_dir() -> Path:
-    """anonymed's cache folder: ``$ANONYMED_CACHE_DIR``, else ``$XDG_CACHE_HOME/anonymed``, else ~/.cache."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "anonymed"
+def pack_bank(bank: Bank, index: IndexParams = PACKED_INDEX, seed: int = 0) -> Bank:
+    """``bank`` made small enough to ship: ``index`` rebuilt from its vectors, Doc2Vec compacted, xz text."""
+    from anonymed.obfuscate.encoders import Doc2VecEncoder
+
+    if not isinstance(bank.encoder, Doc2VecEncoder):
+        raise ConfigError("only Doc2Vec banks can be packed (other encoders are not stored in the bank)")
+    vectors = bank.index.reconstruct_n(0, len(bank))
+    packed = build_index(vectors, index, seed)
+    meta = {**bank.meta, "index": {"kind": index.chosen(len(bank))}, "packed": {"from_index": bank.kind}}
+    return Bank(bank.sentences, bank.keys, packed, bank.encoder.compact(), index, meta, packed=True)
 
 
-def default_bank_path() -> Path:
-    """Where the default bank (Doc2Vec on the shipped MTSamples) is built on first use."""
-    return cache_dir() / "banks" / f"mtsamples-doc2vec-v{VERSION}"
-
-
-def default_bank_exists() -> bool:
-    """Whether the default bank has been built."""
-    return (default_bank_path() / "meta.json").exists()
-
-
-def build_default_bank(progress: Progress | None = None) -> Path:
-    """Build the default bank into the cache (a few minutes; see the README) and return its folder."""
+def build_default_bank(path: Path, progress: Progress | None = None) -> Path:
+    """Build the default bank (Doc2Vec on the shipped MTSamples, packed) into ``path`` (takes minutes)."""
     from anonymed.obfuscate.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
 
     failures: list[Any] = []
     with open_corpus(MTSAMPLES, "csv", **MTSAMPLES_OPTIONS) as reader:
         bank = build_bank(documents(reader, failures), BankParams(), progress=progress)
     bank.meta["corpus"] = {"name": "mtsamples", "file": MTSAMPLES.name, "failed_records": len(failures)}
-    return bank.save(default_bank_path())
+    if progress is not None:
+        progress("pack", 0, 1)
+    packed = pack_bank(bank, seed=BankParams().seed)
+    if progress is not None:
+        progress("pack", 1, 1)
+    return packed.save(path)
 
 
-def default_bank(progress: Progress | None = None) -> Bank:
-    """The default bank, built on first use."""
-    if not default_bank_exists():
-        build_default_bank(progress)
-    return load_bank(default_bank_path())
+def default_bank() -> Bank:
+    """The default bank shipped with anonymed (Doc2Vec on MTSamples, packed)."""
+    if not (DEFAULT_BANK / "meta.json").exists():
+        raise ResourceError(f"the default bank is missing from {str(DEFAULT_BANK)!r}; reinstall anonymed")
+    return load_bank(DEFAULT_BANK)

@@ -3,23 +3,27 @@
 A bank is a folder::
 
     meta.json        format, version, encoder spec, build parameters and counts, index kind, files' SHA-256
-    sentences.json   the bank's sentences; id = position
+    sentences.json   the bank's sentences; id = position (``sentences.json.xz`` in a packed bank)
     keys.npy         uint64 digest of each sentence's normalised text (to refuse identical replacements)
     index.faiss      the faiss index over the unit vectors (inner product = cosine)
-    doc2vec.model*   the Doc2Vec model, for Doc2Vec banks
+    doc2vec*         the Doc2Vec model, for Doc2Vec banks (inference only, int8, in a packed bank)
 
 The index is exact (``IndexFlatIP``) up to ``exact_max`` sentences (10,000) and a small HNSW graph above
 (``IndexHNSWFlat``, M=16, efSearch=16): on a 150k bank it costs about a tenth of a Doc2Vec inference per
 sentence with 90% of the exact top 5, where exact search costs twice the inference and an inverted file
 (``index="ivf"``: ``IndexIVFFlat``, about 4 sqrt(n) lists, 16 probed) about 40%; see the README and
-benchmarks/sentence_substitution.py. Results are approximate above ``exact_max``, which only changes which
-near sentences are drawn from, never the guarantees (k distinct bank sentences, none identical).
+benchmarks/sentence_substitution.py. ``index="ivfpq"`` stores product-quantised residuals (``pq_m`` bytes
+per sentence) instead of the vectors: the shipped default bank uses it to fit the package
+(``bank_build.pack_bank``).
+Results are approximate above ``exact_max``, which only changes which near sentences are drawn from, never
+the guarantees (k distinct bank sentences, none identical).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import lzma
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -36,7 +40,9 @@ from anonymed.io.hashed_folder import read_meta, save_folder, write_hashed_meta
 from anonymed.obfuscate.encoders import SentenceEncoder, load_encoder
 
 FORMAT, VERSION = "anonymed-bank", 1
-IndexKind = Literal["auto", "flat", "ivf", "hnsw"]
+IndexKind = Literal["auto", "flat", "ivf", "hnsw", "ivfpq"]
+INDEX_KINDS = ("auto", "flat", "ivf", "hnsw", "ivfpq")
+SENTENCES, PACKED_SENTENCES = "sentences.json", "sentences.json.xz"
 Progress = Callable[[str, int, int | None], None]
 SEARCH_BATCH = 512
 _NON_WORD = re.compile(r"[\W_]+")
@@ -67,12 +73,16 @@ class IndexParams:
     nprobe: int = 16
     hnsw_m: int = 16
     ef_search: int = 16
+    pq_m: int = 128
+    pq_bits: int = 8
 
     def __post_init__(self) -> None:
-        if self.kind not in ("auto", "flat", "ivf", "hnsw"):
-            raise ConfigError(f"unknown index kind {self.kind!r}; expected auto, flat, ivf or hnsw")
+        if self.kind not in INDEX_KINDS:
+            raise ConfigError(f"unknown index kind {self.kind!r}; expected one of {', '.join(INDEX_KINDS)}")
         if self.exact_max < 1 or self.nprobe < 1 or self.hnsw_m < 4 or self.ef_search < 1:
             raise ConfigError(f"invalid index parameters: {self}")
+        if self.pq_m < 1 or not 1 <= self.pq_bits <= 8:
+            raise ConfigError(f"invalid product quantisation: pq_m={self.pq_m}, pq_bits={self.pq_bits}")
 
     def chosen(self, size: int) -> str:
         """The index kind used for a bank of ``size`` sentences."""
@@ -100,14 +110,24 @@ def build_index(vectors: npt.NDArray[np.float32], params: IndexParams, seed: int
         index.hnsw.efSearch = params.ef_search
     else:
         nlist = params.lists(size)
-        index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, nlist, faiss.METRIC_INNER_PRODUCT)
+        quantizer = faiss.IndexFlatIP(dim)
+        if kind == "ivf":
+            index = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
+        elif dim % params.pq_m:
+            raise ConfigError(f"pq_m={params.pq_m} must divide the vector dimension {dim}")
+        else:
+            index = faiss.IndexIVFPQ(
+                quantizer, dim, nlist, params.pq_m, params.pq_bits, faiss.METRIC_INNER_PRODUCT
+            )
+            index.pq.cp.seed = seed
         index.cp.seed = seed
-        sample = np.random.default_rng(seed).permutation(size)[: 256 * nlist]
-        index.train(vectors[np.sort(sample)])
         index.nprobe = min(params.nprobe, nlist)
     threads = faiss.omp_get_max_threads()
     faiss.omp_set_num_threads(1)  # a parallel HNSW insertion order would make the graph irreproducible
     try:
+        if not index.is_trained:
+            sample = np.random.default_rng(seed).permutation(size)[: 256 * index.nlist]
+            index.train(vectors[np.sort(sample)])
         index.add(vectors)
     finally:
         faiss.omp_set_num_threads(threads)
@@ -134,6 +154,8 @@ class Bank:
     encoder: SentenceEncoder
     index_params: IndexParams = field(default_factory=IndexParams)
     meta: dict[str, Any] = field(default_factory=dict)
+    #: saved with the sentences xz-compressed (a shipped bank)
+    packed: bool = False
 
     def __post_init__(self) -> None:
         if not len(self.sentences) == len(self.keys) == int(self.index.ntotal):
@@ -150,6 +172,11 @@ class Bank:
     def texts(self) -> npt.NDArray[np.object_]:
         """The sentences as an object array (vectorised id -> text lookups)."""
         return np.asarray(self.sentences, dtype=object)
+
+    @property
+    def sentences_file(self) -> str:
+        """The name of the file the sentences are saved in."""
+        return PACKED_SENTENCES if self.packed else SENTENCES
 
     @property
     def kind(self) -> str:
@@ -199,7 +226,10 @@ class Bank:
     def _write(self, folder: Path) -> None:
         import faiss
 
-        (folder / "sentences.json").write_text(json.dumps(list(self.sentences), ensure_ascii=False), "utf-8")
+        text = json.dumps(list(self.sentences), ensure_ascii=False).encode("utf-8")
+        if self.packed:
+            text = lzma.compress(text, preset=9 | lzma.PRESET_EXTREME)
+        (folder / self.sentences_file).write_bytes(text)
         np.save(folder / "keys.npy", self.keys)
         faiss.write_index(self.index, str(folder / "index.faiss"))
         save = getattr(self.encoder, "save", None)
@@ -223,17 +253,22 @@ def load_bank(path: Path | str, *, verify: bool = True, encoder: SentenceEncoder
     folder = Path(path)
     try:
         meta = read_meta(folder, FORMAT, VERSION, what="bank", verify=verify)
-        sentences = tuple(json.loads((folder / "sentences.json").read_text(encoding="utf-8")))
+        packed = (folder / PACKED_SENTENCES).exists()
+        if packed:
+            text = lzma.decompress((folder / PACKED_SENTENCES).read_bytes()).decode("utf-8")
+        else:
+            text = (folder / SENTENCES).read_text(encoding="utf-8")
+        sentences = tuple(json.loads(text))
         keys = np.load(folder / "keys.npy")
         index = faiss.read_index(str(folder / "index.faiss"), faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
         stored = dict(meta.get("index", {}))
         stored.pop("kind", None)
         params = IndexParams(**stored)
-    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError, lzma.LZMAError) as exc:
         raise ResourceError(f"cannot load bank from {str(folder)!r}: {type(exc).__name__}") from None
     encoder = encoder or load_encoder(meta["encoder"], folder)
     if encoder.dim != int(index.d):
         raise ResourceError(
             f"bank {str(folder)!r}: encoder gives {encoder.dim} dimensions, index has {index.d}"
         )
-    return Bank(sentences, keys, index, encoder, params, meta)
+    return Bank(sentences, keys, index, encoder, params, meta, packed)

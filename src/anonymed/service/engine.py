@@ -12,6 +12,7 @@ from anonymed.errors import ConfigError
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.labels import Label, parse_label
 from anonymed.pipeline import Pipeline
+from anonymed.profiles import DEFAULT_PROFILE, profile_names
 from anonymed.randomness import check_random_state
 from anonymed.service.methods import MethodUnavailable, SentenceMethod, WordMethod
 from anonymed.service.models import DeidRequest, EvaluateRequest, GoldSpan
@@ -43,6 +44,8 @@ class Engine:
             doc = self.pipeline(lang, None).detect(Document("warm-up", WARM_UP[lang], {"lang": lang}))
             operators = {k: v for k, v in DP_OPERATORS.items() if v in OPERATORS}
             self.substitute(doc, PipelineConfig(lang=lang, operators=operators, epsilon=1.0), None)
+            for profile in profile_names():
+                self.substitute(doc, PipelineConfig(lang=lang, profile=profile), None)
         self.words.load()
         self.sentences.load()
         self.ready = True
@@ -79,7 +82,7 @@ class Engine:
 
     @staticmethod
     def substitute(doc: Document, config: PipelineConfig, seed: int | None) -> Document:
-        """Detect-and-replace's second half, with the request's operators and budget."""
+        """Detect-and-replace's second half, with the request's profile, operators and budget."""
         rng = check_random_state(seed).spawn(f"doc:{doc.id}")
         return Pipeline(config).substituter_(doc, rng)
 
@@ -92,6 +95,7 @@ class Engine:
         if request.method in ("replace", "hybrid"):
             config = PipelineConfig(
                 lang=request.lang,
+                profile=request.profile or DEFAULT_PROFILE,
                 operators=_operators(request.operators),
                 operator_params=request.operator_params,
                 epsilon=request.epsilon,

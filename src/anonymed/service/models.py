@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from anonymed.profiles import DEFAULT_PROFILE, profile_names
+
 Method = Literal["replace", "words", "sentences", "hybrid"]
 DOC_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 
@@ -39,8 +41,12 @@ class DeidRequest(NoteRequest):
     """Anonymize one note with a method and its parameters."""
 
     method: Method = Field("replace", description="replace (detect-and-replace), words, sentences, hybrid.")
+    profile: str | None = Field(
+        None,
+        description=f"Privacy profile: {', '.join(profile_names())}; default {DEFAULT_PROFILE}.",
+    )
     operators: dict[str, str] = Field(
-        default_factory=dict, description="Operator per label, e.g. {'DATE': 'dp_date'}; others: default."
+        default_factory=dict, description="Operator per label, e.g. {'DATE': 'dp_date'}, over the profile's."
     )
     operator_params: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="Parameters per operator name."
@@ -139,6 +145,8 @@ class VersionResponse(BaseModel):
     methods: dict[str, MethodInfo]
     detectors: list[str]
     operators: list[str]
+    profiles: list[str] = Field(default_factory=lambda: list(profile_names()))
+    default_profile: str = DEFAULT_PROFILE
     labels: list[str]
     max_body_bytes: int
     timeout_seconds: float

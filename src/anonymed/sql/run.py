@@ -4,16 +4,16 @@ The source is read by keyset pagination on the ``id`` column (unique, orderable)
 rows after the last key written, so a run resumes where it stopped and ``plan`` can cut the source into
 key ranges ``(lower, upper]`` that separate processes (``--workers``, Dask) run on their own. Each row
 becomes a Document (id, text, the patient id, its date as reference date) scrubbed by the FHIR path's
-text pass, so notes in a table and in a FHIR export share one patient key: the ``patient`` column is
-written as the same pseudonym as the FHIR Patient id, and the ``date`` column and the dates in the note
-move by the same per-patient shift (or keep their year alone under Safe Harbor). Columns not mapped
-are not copied unless named in ``keep``. Nothing is updated in place.
+text pass (the run's privacy profile), so notes in a table and in a FHIR export share one patient key:
+the ``patient`` column is written as the same pseudonym as the FHIR Patient id, and the ``date`` column
+moves by the patient's shift, the one the profile's ``date_shift`` adds (with its per-date noise) to the
+note's dates (or keeps its year alone under Safe Harbor). Columns not mapped are not copied unless named
+in ``keep``. Nothing is updated in place.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,8 +23,9 @@ from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.errors import AnonymedError, ConfigError
-from anonymed.fhir.dates import DateShift, shift_date
+from anonymed.fhir.dates import Timeline, run_key, shift_date
 from anonymed.fhir.ids import Pseudonyms
+from anonymed.fhir.profile import check_text_operators, date_shift_params
 from anonymed.fhir.rules import RuleTable, load_rules
 from anonymed.fhir.text import TextContext, TextPass
 from anonymed.pipeline import Pipeline
@@ -51,6 +52,7 @@ class RangeResult:
     rows: int = 0
     failed: list[dict[str, str]] = field(default_factory=list)
     spans: int = 0
+    counts: dict[str, int] = field(default_factory=dict)  # the substitution stage's (run summary)
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,10 @@ class SqlJob:
     table: str | None = None
     parquet: Path | None = None
     config: PipelineConfig = field(default_factory=PipelineConfig)
-    profile: str | None = None
     rules: Path | None = None
     patient_key: bytes | None = field(default=None, repr=False)
     seed: int | None = None
+    as_of: dt.date | None = None
     driver: str = "auto"
     page_size: int = PAGE_SIZE
     resume: bool = False
@@ -74,9 +76,11 @@ class SqlJob:
     def __post_init__(self) -> None:
         if (self.table is None) == (self.parquet is None):
             raise ConfigError("give exactly one output: --to-table or -o FOLDER (Parquet)")
-        if self.patient_key is None and self.seed is None:
-            # one secret for the whole run, shared by every worker: consistent shifts and pseudonyms
-            object.__setattr__(self, "patient_key", secrets.token_bytes(32))
+        # one key for the whole run, shared by every worker (the patient key, else from the seed, else a
+        # secret): consistent surrogates, shifts and pseudonyms
+        object.__setattr__(self, "patient_key", run_key(self.patient_key, self.seed))
+        if self.table_rules.safe_harbor:
+            check_text_operators(self.config)
 
     def database(self) -> Database:
         """A fresh connection (one per worker)."""
@@ -130,8 +134,8 @@ class SqlJob:
 
     @cached_property
     def table_rules(self) -> RuleTable:
-        """The profile's rules table (its id scheme, text date mode and operator overrides apply here)."""
-        return load_rules(self.profile, self.rules)
+        """The profile's rules table (its id scheme and its Safe Harbor claim apply here)."""
+        return load_rules(self.config.profile, self.rules)
 
     # --- one range (worker) ----------------------------------------------------------------------
     def run_range(self, key_range: KeyRange, progress: Callable[[int], None] | None = None) -> RangeResult:
@@ -167,6 +171,7 @@ class SqlJob:
                     progress(len(rows))
         finally:
             db.close()
+        result.counts = dict(worker.text.stats.counts)
         return result
 
 
@@ -177,19 +182,17 @@ class _Worker:
         self.job = job
         rules = job.table_rules
         self.year_only = rules.safe_harbor
+        assert job.patient_key is not None  # (set on creation)
         config = job.config.replace(patient_key=job.patient_key, seed=job.seed)
-        self.shift = DateShift(key=job.patient_key, seed=job.seed,
-                               min_days=rules.min_shift_days, max_days=rules.max_shift_days)  # fmt: skip
+        self.timeline = Timeline(job.patient_key, date_shift_params(config), job.as_of or dt.date.today())
         self.ids = Pseudonyms(rules.ids, key=job.patient_key, seed=job.seed)
-        self.text = TextPass(
-            Pipeline(config), self.shift, dates=rules.text.dates, operators=rules.text.operators
-        )
+        self.text = TextPass(Pipeline(config))
 
     def row(self, row: dict[str, Any], result: RangeResult) -> dict[str, Any]:
         cols = self.job.columns
         key = row[cols.id]
         patient = row.get(cols.patient) if cols.patient else None
-        subject = str(patient) if patient is not None else f"\x00row/{key}"
+        subject = str(patient) if patient is not None else f"\x00row/{key}"  # (no patient: the row alone)
         original_date = row.get(cols.date) if cols.date else None
         out: dict[str, Any] = {cols.id: key, **{c: row.get(c) for c in cols.keep}}
         if cols.patient is not None:
@@ -199,12 +202,7 @@ class _Worker:
         text = row.get(cols.text)
         out[cols.text] = None
         if isinstance(text, str):
-            context = TextContext(
-                doc_id=f"row/{key}",
-                patient_id=None if patient is None else str(patient),
-                shift_subject=subject,
-                reference_date=_iso(original_date),
-            )
+            context = TextContext(doc_id=f"row/{key}", subject=subject, reference_date=_iso(original_date))
             try:
                 doc = self.text.run(text, context)
             except AnonymedError as exc:
@@ -219,19 +217,19 @@ class _Worker:
         return out
 
     def _date(self, value: Any, subject: str) -> Any:
-        if value is None:
+        """The date moved by the subject's shift, or its year (Safe Harbor); None if 90+ years old."""
+        iso = _iso(value)
+        if iso is None or self.timeline.over89(iso):
             return None
         if self.year_only:
-            iso = _iso(value)
-            return None if iso is None else int(iso[:4])
-        days = self.shift.days(subject)
+            return int(iso[:4])
+        days = self.timeline.days(subject)
         if isinstance(value, dt.date):  # datetime too (a subclass)
-            return value + dt.timedelta(days=days)
-        if isinstance(value, str):
-            head, rest = value[:10], value[10:]
-            moved = shift_date(head, days)
-            return None if moved is None else moved + rest
-        return None
+            moved: Any = value + dt.timedelta(days=days)
+        else:
+            head = shift_date(value[:10], days)
+            moved = None if head is None else head + value[10:]
+        return None if moved is None or self.timeline.over89(_iso(moved) or "") else moved
 
 
 def _iso(value: Any) -> str | None:

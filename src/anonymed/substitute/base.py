@@ -39,6 +39,8 @@ class Operator(ABC):
 
     name: ClassVar[str]
     params_type: ClassVar[type[OperatorParams]] = OperatorParams
+    #: whether surrogates come from a differentially private mechanism (they may equal the original)
+    differentially_private: ClassVar[bool] = False
 
     def __init__(self, params: OperatorParams | None = None) -> None:
         self.params = params if params is not None else self.params_type()
@@ -57,6 +59,34 @@ class Operator(ABC):
         """Called once per document with all the spans this operator will receive (for joint mechanisms)."""
         return None
 
+    def promises_change(self, span: Span, context: Context) -> bool:
+        """Whether the surrogate of ``span`` must not leak its text (``invariant``); the stage checks it.
+
+        True for every operator but ``keep``, the differentially private draws and the generalisations
+        a rule allows (a year under Safe Harbor); called after ``operate``.
+        """
+        return True
+
     @abstractmethod
     def operate(self, span: Span, context: Context) -> str:
         """The surrogate text for ``span``."""
+
+
+def fallback_for(owner: Operator, name: str) -> Operator:
+    """The operator ``name`` that ``owner`` hands the spans it cannot handle to (built once per owner)."""
+    built: Operator | None = getattr(owner, "_fallback", None)
+    if built is None or built.name != name:
+        from anonymed.substitute.registry import build_operator
+
+        built = build_operator(name)
+        owner._fallback = built  # type: ignore[attr-defined]
+    return built
+
+
+def check_other_operator(owner: Operator, name: str, option: str) -> None:
+    """``name`` (``owner``'s ``option``: a fallback, a delegate) must be another registered operator."""
+    from anonymed.errors import ConfigError
+    from anonymed.substitute.registry import OPERATORS
+
+    if name not in OPERATORS or name == owner.name:
+        raise ConfigError(f"{owner.name} {option} must be another operator, got {name!r}")

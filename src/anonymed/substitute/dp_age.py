@@ -71,9 +71,18 @@ class DPAgeOperator(DPOperator):
     def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
         """The span with its perturbed, HIPAA-grouped age."""
         assert isinstance(value, Temporal) and isinstance(self.params, DPAgeParams)
+        from anonymed.substitute.dp_date_law import age_p_unchanged  # it imports this module
+
         ledger = self.ledger(context)
         epsilon = ledger.epsilon_for(key)
-        parameters = {"unit": value.unit.value, "scale": 1.0 / epsilon, "sensitivity": 1, "over89": "grouped"}
+        parameters = {
+            "unit": value.unit.value,
+            "scale": 1.0 / epsilon,
+            "sensitivity": 1,
+            "over89": "grouped",
+            "p_unchanged": age_p_unchanged(value, epsilon),
+            "p_unchanged_of": "release",
+        }
         quantity = value.quantity
         noisy = ledger.draw(key, "laplace", parameters, lambda e: mechanisms.laplace_quantity(quantity, e))
         shared.setdefault("released", {})[key] = noisy

@@ -19,7 +19,7 @@ from typing import Any
 
 from anonymed.document import Span
 from anonymed.errors import ConfigError
-from anonymed.substitute.base import Context, Operator, OperatorParams
+from anonymed.substitute.base import Context, Operator, OperatorParams, fallback_for
 from anonymed.substitute.privacy import PrivacyLedger
 
 
@@ -42,6 +42,12 @@ class DPOperator(Operator):
     """Base of ``dp_date``, ``dp_age`` and ``dp_location`` (see the module docstring)."""
 
     params_type = DPParams
+    differentially_private = True
+
+    def promises_change(self, span: Span, context: Context) -> bool:
+        """Only for spans this operator did not draw (fallback, aggregated): a draw may equal the original."""
+        state = self._state(context)
+        return state is None or (span.start, span.end) not in state.entries
 
     def validate(self) -> None:
         """Check epsilon and that the fallback names another, non-DP operator."""
@@ -59,14 +65,8 @@ class DPOperator(Operator):
 
     def fallback_operator(self) -> Operator:
         """The operator used for spans this one cannot handle (built once)."""
-        built: Operator | None = getattr(self, "_fallback", None)
-        if built is None:
-            from anonymed.substitute.registry import build_operator
-
-            assert isinstance(self.params, DPParams)
-            built = build_operator(self.params.fallback)
-            self._fallback = built
-        return built
+        assert isinstance(self.params, DPParams)
+        return fallback_for(self, self.params.fallback)
 
     def parse(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], tuple[str, Any] | None]:
         """Each span's (memoization key, parsed value), or ``None`` to use the fallback."""

@@ -43,8 +43,6 @@ Birth dates (subtype ``birth``) with a two-digit year are read in the century be
 
 from __future__ import annotations
 
-import datetime as dt
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,43 +52,34 @@ from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
+from anonymed.substitute.date_values import ORDERS, Values, read_values
 from anonymed.substitute.dp_age import DPAgeParams, release_age
 from anonymed.substitute.dp_common import DPOperator, DPParams
-from anonymed.substitute.over89 import (
-    OVER89,
-    aggregate,
-    birth_in_past,
-    cached_reference,
-    check_marker,
-    has_year,
-    implies_over89,
-    reference_date,
-)
-from anonymed.substitute.temporal import (
-    Kind,
-    Temporal,
-    detect_order,
-    parse_temporal,
-    render_temporal,
-    with_year,
-)
+from anonymed.substitute.dp_date_law import age_p_unchanged, gaps_p_unchanged, p_unchanged
+from anonymed.substitute.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
+from anonymed.substitute.temporal import Kind, Temporal, Unit, render_temporal
+from anonymed.substitute.temporal_model import UNITS_PER_YEAR
 
 CHRONOLOGIES = ("sort", "gaps", "none")
-ORDERS = ("auto", "DMY", "MDY")
+#: ``metric``: "own" measures each value in its own unit (days for dates, years for years: the paper's);
+#: a unit name measures every value in that unit (epsilon per week: a day is 1/7 of the distance unit)
+METRICS = ("own", "day", "week", "month", "year")
 
 
 @dataclass(frozen=True)
 class DPDateParams(DPParams):
     """``chronology``: sort | gaps | none; ``numeric_order``: auto | DMY | MDY; ``over89``: the marker of
-    dates indicative of an age over 89 (see module docstring)."""
+    dates indicative of an age over 89 (see module docstring); ``metric``: the distance unit (``METRICS``)."""
 
     chronology: str = "sort"
     numeric_order: str = "auto"
     over89: str = OVER89
+    metric: str = "own"
 
 
 _VALUES = "values"
 _AGGREGATED = "over89"
+_MINUTES_PER_YEAR = 525_960.0
 
 
 class DPDateOperator(DPOperator):
@@ -112,6 +101,8 @@ class DPDateOperator(DPOperator):
                 f"dp_date numeric_order must be one of {ORDERS}, got {self.params.numeric_order!r}"
             )
         check_marker(self.params.over89, "dp_date")
+        if self.params.metric not in METRICS:
+            raise ConfigError(f"dp_date metric must be one of {METRICS}, got {self.params.metric!r}")
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Aggregate the dates indicative of an age over 89 (no draw, no budget); prepare the others."""
@@ -152,61 +143,49 @@ class DPDateOperator(DPOperator):
             )
         return parsed
 
-    def _values(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], Temporal | None]:
-        """Each span read once per document; yearless dates get the reference (or usual) year."""
-        cached = context.state.get(self._key(_VALUES))
-        if isinstance(cached, dict) and all((s.start, s.end) in cached for s in spans):
-            return cached
+    def _values(self, spans: Sequence[Span], context: Context) -> Values:
+        """Each span read once per document (``date_values.read_values``)."""
         assert isinstance(self.params, DPDateParams)
-        order = self.params.numeric_order
-        if order == "auto":
-            order = detect_order([s.text for s in spans], context.lang)
-        reference = reference_date(context.document.metadata)
-        values = {
-            (s.start, s.end): parse_temporal(
-                s.text,
-                lang=context.lang,
-                order=order,
-                reference=reference,
-                year_only=s.subtype == "year",
-                age=s.label is Label.AGE,
-            )
-            for s in spans
-        }
-        years = Counter(
-            dt.date.fromordinal(int(v.quantity)).year
-            for v in values.values()
-            if v is not None and v.kind is Kind.DATE and has_year(v)
-        )
-        year = reference.year if reference else (years.most_common(1)[0][0] if years else None)
-        born = cached_reference(context.document, context.state)
-        for span in spans:
-            value = values[(span.start, span.end)]
-            if value is not None and year is not None:
-                value = with_year(value, year)
-            if value is not None and span.subtype == "birth":
-                value = birth_in_past(value, born)
-            values[(span.start, span.end)] = value
-        context.state[self._key(_VALUES)] = values
-        return values
+        return read_values(spans, context, self.params.numeric_order, self._key(_VALUES))
 
-    def _parameters(self, value: Temporal, epsilon: float, how: str) -> dict[str, Any]:
+    def value_epsilon(self, value: Temporal, epsilon: float) -> float:
+        """The epsilon per unit of the value's own quantity for ``epsilon`` per unit of the metric."""
+        assert isinstance(self.params, DPDateParams)
+        if self.params.metric == "own":
+            return epsilon
+        own = UNITS_PER_YEAR.get(value.unit, _MINUTES_PER_YEAR)
+        return epsilon * UNITS_PER_YEAR[Unit(self.params.metric)] / own
+
+    def _parameters(self, value: Temporal, epsilon: float, how: str, p_same: float) -> dict[str, Any]:
+        assert isinstance(self.params, DPDateParams)
         return {
             "unit": value.unit.value,
             "kind": value.kind.value,
-            "scale": 1.0 / epsilon,
+            "metric": value.unit.value if self.params.metric == "own" else self.params.metric,
+            "scale": 1.0 / self.value_epsilon(value, epsilon),
             "sensitivity": 1,
             "noise": how,
+            "p_unchanged": p_same,
+            "p_unchanged_of": "draw" if self.params.chronology == "sort" else "release",
         }
 
     def _draw(
-        self, context: Context, key: str, value: Temporal, how: str, target: int | float
+        self,
+        context: Context,
+        key: str,
+        value: Temporal,
+        how: str,
+        target: int | float,
+        p_same: float | None = None,
     ) -> int | float:
         def sample(eps: float) -> int | float:
-            return mechanisms.laplace_quantity(target, eps)
+            return mechanisms.laplace_quantity(target, self.value_epsilon(value, eps))
 
         epsilon = self.ledger(context).epsilon_for(key)
-        return self.ledger(context).draw(key, "laplace", self._parameters(value, epsilon, how), sample)
+        if p_same is None:
+            p_same = p_unchanged(value, self.value_epsilon(value, epsilon))
+        parameters = self._parameters(value, epsilon, how, p_same)
+        return self.ledger(context).draw(key, "laplace", parameters, sample)
 
     def _chronology(self, context: Context, shared: dict[str, Any]) -> None:
         assert isinstance(self.params, DPDateParams)
@@ -222,9 +201,17 @@ class DPDateOperator(DPOperator):
             last_key, last = dates[-1]
             current = int(self._draw(context, last_key, last, "laplace on the latest date", last.quantity))
             released[last_key] = current
-            for (key, value), (_, later) in zip(reversed(dates[:-1]), reversed(dates[1:]), strict=True):
-                gap = int(later.quantity) - int(value.quantity)
-                noisy_gap = int(self._draw(context, key, value, "laplace on the gap to the next date", gap))
+            back = list(zip(reversed(dates[:-1]), reversed(dates[1:]), strict=True))
+            gaps = [int(later.quantity) - int(value.quantity) for (_, value), (_, later) in back]
+            ledger = self.ledger(context)
+            laws = gaps_p_unchanged(
+                self.value_epsilon(last, ledger.epsilon_for(last_key)),
+                gaps,
+                [self.value_epsilon(value, ledger.epsilon_for(key)) for (key, value), _ in back],
+            )
+            for ((key, value), _), gap, p_same in zip(back, gaps, laws, strict=True):
+                how = "laplace on the gap to the next date"
+                noisy_gap = int(self._draw(context, key, value, how, gap, p_same))
                 current -= max(noisy_gap, 1)
                 released[key] = current
         else:
@@ -244,7 +231,12 @@ class DPDateOperator(DPOperator):
             self._chronology(context, shared)
         released: dict[str, int | float] = shared["released"]
         if key not in released:
-            noisy = self._draw(context, key, value, "laplace", value.quantity)
+            eps = self.value_epsilon(value, self.ledger(context).epsilon_for(key))
+            if span.label is Label.AGE:
+                p_same = age_p_unchanged(value, eps)
+            else:
+                p_same = p_unchanged(value, eps, floor=1 if value.kind is Kind.AMOUNT else None)
+            noisy = self._draw(context, key, value, "laplace", value.quantity, p_same)
             if value.kind is Kind.AMOUNT and span.label is not Label.AGE:
                 noisy = max(noisy, 1)
             released[key] = noisy

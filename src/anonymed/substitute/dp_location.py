@@ -34,7 +34,7 @@ from anonymed.errors import ConfigError
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
 from anonymed.substitute.dp_common import DPOperator, DPParams
-from anonymed.substitute.places import PlaceTable, load_places
+from anonymed.substitute.places import Candidates, PlaceTable, load_places
 
 SCALINGS = ("paper", "calibrated")
 NORMALISATIONS = ("radius", "table")
@@ -106,15 +106,29 @@ class DPLocationOperator(DPOperator):
             parsed[(span.start, span.end)] = None if row is None else (f"{span.label.value}:place:{row}", row)
         return parsed
 
-    def choose(self, row: int, epsilon: float) -> int:
-        """One draw of the mechanism for the place at ``row`` with budget ``epsilon``: a table row."""
+    def _candidates(self, row: int) -> Candidates:
         p = self.params
         assert isinstance(p, DPLocationParams)
-        found = self.table().candidates(
+        return self.table().candidates(
             row, features=self.features(), radius_km=p.radius_km, k=p.k, normalise=p.normalise
         )
-        effective = epsilon if p.scaling == "paper" else epsilon / 2
-        return found.rows[mechanisms.exponential_choice(found.utilities, effective)]
+
+    def _effective(self, epsilon: float) -> float:
+        assert isinstance(self.params, DPLocationParams)
+        return epsilon if self.params.scaling == "paper" else epsilon / 2
+
+    def choose(self, row: int, epsilon: float) -> int:
+        """One draw of the mechanism for the place at ``row`` with budget ``epsilon``: a table row."""
+        found = self._candidates(row)
+        return found.rows[mechanisms.exponential_choice(found.utilities, self._effective(epsilon))]
+
+    def p_unchanged(self, row: int, epsilon: float) -> float:
+        """P(the draw for the place at ``row`` is the place itself) (its probability among the candidates)."""
+        found = self._candidates(row)
+        if row not in found.rows:
+            return 0.0
+        law = mechanisms.exponential_probabilities(found.utilities, self._effective(epsilon))
+        return law[found.rows.index(row)]
 
     def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
         """The name of the drawn place, in the case style of the span."""
@@ -128,6 +142,8 @@ class DPLocationOperator(DPOperator):
             "radius_km": p.radius_km,
             "features": list(self.features()),
             "table": p.table if p.table in ("default", "bfc_communes") else "user",
+            "p_unchanged": self.p_unchanged(value, self.ledger(context).epsilon_for(key)),
+            "p_unchanged_of": "release",
         }
         chosen = self.ledger(context).draw(
             key, "exponential", parameters, lambda eps: self.choose(value, eps)

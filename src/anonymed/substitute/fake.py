@@ -18,8 +18,9 @@ from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams
 from anonymed.substitute.context import normalise_value
 from anonymed.substitute.fake_date import fake_date
-from anonymed.substitute.fake_name import Piece, Role, name_layout, render_name
+from anonymed.substitute.fake_name import Piece, Role, ends_with_title, name_layout, render_name
 from anonymed.substitute.fake_numbers import fake_age, fake_nir, fake_phone, fake_ssn
+from anonymed.substitute.invariant import identifying_words, leaks
 from anonymed.substitute.over89 import OVER89, cached_reference, check_marker
 from anonymed.substitute.shape import acceptable, apply_case, case_pattern, force_different, mask, random_like
 
@@ -38,6 +39,7 @@ _HOSPITAL_WORDS = re.compile(r"hospital|medical cent|clinic|infirmary|h[oô]pita
 _IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}", re.I)
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 _AVOID = "fake:avoid"
+_AVOID_WORDS = "fake:avoid-words"
 _DOMAIN = re.compile(r"(?:[a-z]+://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 
 
@@ -120,10 +122,11 @@ class FakeOperator(Operator):
         return faker
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
-        """Remember the document's original values (and name words): surrogates avoid them all."""
+        """Remember the document's original values and their words: surrogates avoid them all."""
         avoid = {normalise_value(s.text) for s in spans}
         avoid.update(w.casefold() for s in spans if s.label is Label.NAME for w in _WORDS.findall(s.text))
         context.state[_AVOID] = frozenset(avoid)
+        context.state[_AVOID_WORDS] = frozenset(w for s in spans for w in identifying_words(s.text))
 
     def operate(self, span: Span, context: Context) -> str:
         """A surrogate in the span's shape that differs from its text (see ``shape.acceptable``).
@@ -181,7 +184,11 @@ class FakeOperator(Operator):
                     return candidate
             return force_different(random_like(piece.text, rng), piece.text, rng)
 
-        return render_name(name_layout(span.text, lists.first), draw)
+        before = context.document.text[max(0, span.start - 16) : span.start]
+        layout = name_layout(
+            span.text, lists.first, context.lang, after_title=ends_with_title(before, context.lang)
+        )
+        return render_name(layout, draw)
 
     def _name_lists(self, locale: str) -> _NameLists:
         if locale not in self._names:
@@ -199,6 +206,8 @@ class FakeOperator(Operator):
     def _location(self, span: Span, faker: Faker, rng: RandomSource, lang: str) -> str:
         text = span.text
         subtype = span.subtype or _guess_location(text)
+        if subtype == "zip" and any(ch.isalpha() for ch in text):
+            subtype = _guess_location(text)  # an address holding a postal code, not a postal code
         if subtype == "zip":
             return _code_like(text, faker.postcode, rng)
         if subtype == "ip":
@@ -218,8 +227,15 @@ class FakeOperator(Operator):
 
 
 def _usable(candidate: str, original: str, context: Context) -> bool:
+    """Acceptable (``shape.acceptable``), no leak (``invariant``), and no value or word of the document."""
     avoid: frozenset[str] = context.state.get(_AVOID, frozenset())
-    return acceptable(candidate, original) and normalise_value(candidate) not in avoid
+    words: frozenset[str] = context.state.get(_AVOID_WORDS, frozenset())
+    return (
+        acceptable(candidate, original)
+        and normalise_value(candidate) not in avoid
+        and not leaks(candidate, original)
+        and words.isdisjoint(identifying_words(candidate))
+    )
 
 
 def _lang(lang: str) -> str:

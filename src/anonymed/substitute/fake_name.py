@@ -10,12 +10,20 @@ from enum import Enum
 from anonymed.substitute.shape import Case, case_pattern, is_initial
 
 _PIECE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\s+|.", re.S)
+_LAST_WORD = re.compile(r"([^\W\d_]+)\.?\s*$")
 
-#: courtesy and academic titles, kept as they are (they name no one)
-TITLES = frozenset(
-    {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "pr", "sir", "dame", "mme", "mlle", "mmes", "mlles",
-     "docteur", "professeur", "madame", "monsieur", "mademoiselle", "jr", "sr", "ii", "iii", "md", "phd"}
+#: courtesy and academic titles written before a name, kept there (they name no one)
+PREFIX_TITLES = frozenset(
+    {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "pr", "sir", "dame", "mme", "mlle", "mmes", "mlles", "mm",
+     "messrs", "docteur", "professeur", "madame", "monsieur", "mademoiselle"}
 )  # fmt: skip
+#: suffixes written after a name, kept anywhere
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "md", "phd"})
+#: every title and suffix (the words the invariant lets survive)
+TITLES = PREFIX_TITLES | SUFFIXES
+#: titles written as an abbreviation with a dot that reads as an initial, per language ("M. Dupont" is
+#: Monsieur Dupont; "M Dupont", without the dot, is read as an initial)
+INITIAL_TITLES = {"fr": frozenset({"M", "MM"})}
 #: lower-case name particles, kept as they are
 PARTICLES = frozenset(
     {"de", "du", "des", "la", "le", "van", "von", "der", "den", "da", "di", "del", "della", "dos"}
@@ -41,10 +49,26 @@ class Piece:
     role: Role
 
 
-def name_layout(text: str, first_names: Collection[str]) -> list[Piece]:
-    """Split a name span into pieces with roles; ``first_names`` (case-folded) decides lone words."""
+def name_layout(
+    text: str, first_names: Collection[str], lang: str = "en", *, after_title: bool = False
+) -> list[Piece]:
+    """Split a name span into pieces with roles; ``first_names`` (case-folded) decides lone words.
+
+    Titles are kept before the name only ("DUPONT Mr" holds a name part, not a title). In French a
+    leading "M." or "MM." followed by another name word is a title (Monsieur), kept, unless the span
+    follows another title (``after_title``: "Dr M. Durand" is an initial).
+    """
     raw = [(m.start(), m.group(0)) for m in _PIECE.finditer(text)]
     roles = [_fixed_role(t, len(raw)) for _, t in raw]
+    words = [i for i, (_, t) in enumerate(raw) if t[0].isalnum()]
+    first = words[0] if words else 0
+    dotted = first + 1 < len(raw) and raw[first + 1][1] == "."
+    if not after_title and len(words) > 1 and dotted and raw[first][1] in INITIAL_TITLES.get(lang, ()):
+        roles[first] = Role.KEEP
+    for n, i in enumerate(words):
+        named_before = any(roles[j] is not Role.KEEP for j in words[:n])
+        if named_before and raw[i][1].casefold() in PREFIX_TITLES:
+            roles[i] = Role.INITIAL if is_initial(raw[i][1]) else None
     names = [i for i, r in enumerate(roles) if r is None]
     comma = next((i for i, (_, t) in enumerate(raw) if t == ","), None)
     if comma is not None and any(i < comma for i in names) and any(i > comma for i in names):
@@ -105,3 +129,12 @@ def _positional_roles(
 def render_name(pieces: list[Piece], draw: Callable[[Piece], str]) -> str:
     """The name with every first, last, initial and random piece replaced by ``draw(piece)``."""
     return "".join(p.text if p.role is Role.KEEP else draw(p) for p in pieces)
+
+
+def ends_with_title(text: str, lang: str = "en") -> bool:
+    """Whether ``text`` ends with a title ("Dr. ", "Madame ", in French "M. "), as before a name span."""
+    found = _LAST_WORD.search(text)
+    if found is None:
+        return False
+    word = found.group(1)
+    return word.casefold() in PREFIX_TITLES or word in INITIAL_TITLES.get(lang, ())

@@ -11,6 +11,10 @@ class KeepOperator(Operator):
 
     name = "keep"
 
+    def promises_change(self, span: Span, context: Context) -> bool:
+        """Never: keeping a value is the user's explicit choice (counted as kept in the run summary)."""
+        return False
+
     def operate(self, span: Span, context: Context) -> str:
         """The span's own text."""
         return span.text

@@ -91,6 +91,36 @@ def laplace_quantity(quantity: int | float, epsilon: float) -> int | float:
     return laplace_integer(quantity, epsilon)
 
 
+def discrete_laplace_p_zero(epsilon: float, *, period: int | None = None) -> float:
+    """P(noise = 0) of discrete Laplace noise of scale ``1/epsilon`` (``tanh(epsilon/2)``).
+
+    With ``period``, P(noise is a multiple of ``period``): a month name recurs every 12 months.
+    """
+    eps = _check_epsilon(epsilon)
+    p_zero = math.tanh(eps / 2)
+    if period is None:
+        return p_zero
+    ratio = math.exp(-eps * period)
+    return p_zero * (1 + ratio) / (1 - ratio)
+
+
+def discrete_laplace_p_nonpositive(epsilon: float) -> float:
+    """P(noise <= 0) of discrete Laplace noise of scale ``1/epsilon`` (a value clamped at its floor)."""
+    return (1 + discrete_laplace_p_zero(epsilon)) / 2
+
+
+def continuous_laplace_p_within(epsilon: float, half_width: float) -> float:
+    """P(|noise| < ``half_width``) of continuous Laplace noise of scale ``1/epsilon`` (rounded output)."""
+    return 1 - math.exp(-_check_epsilon(epsilon) * half_width)
+
+
+def discrete_laplace_pmf(epsilon: float, radius: int) -> list[float]:
+    """P(noise = k) for k in ``-radius..radius`` (discrete Laplace of scale ``1/epsilon``)."""
+    eps = _check_epsilon(epsilon)
+    p_zero = math.tanh(eps / 2)
+    return [p_zero * math.exp(-eps * abs(k)) for k in range(-radius, radius + 1)]
+
+
 def exponential_probabilities(utilities: Sequence[float], epsilon: float) -> list[float]:
     """The exact output law of ``exponential_choice``: ``exp(epsilon·u_i) / sum_j exp(epsilon·u_j)``."""
     eps = _check_epsilon(epsilon)

@@ -22,15 +22,17 @@ OPERATORS: Final[Mapping[str, str]] = MappingProxyType(
         "dp_date": "anonymed.substitute.dp_date:DPDateOperator",
         "dp_age": "anonymed.substitute.dp_age:DPAgeOperator",
         "dp_location": "anonymed.substitute.dp_location:DPLocationOperator",
+        "date_shift": "anonymed.substitute.date_shift:DateShiftOperator",
+        "age_noise": "anonymed.substitute.age_noise:AgeNoiseOperator",
+        "year_only": "anonymed.substitute.year_only:YearOnlyOperator",
+        "age_over89": "anonymed.substitute.age_over89:AgeOver89Operator",
+        "zip3": "anonymed.substitute.zip3:Zip3Operator",
     }
 )
 
-#: the operator each label gets when the configuration does not choose one
-#: dates and ages get epsilon-d-private noise (Tchouka et al.); places stay on ``fake`` because
-#: ``dp_location`` covers few note locations and its guarantee is weak across candidate sets (README).
-DEFAULT_OPERATORS: Final[Mapping[Label, str]] = MappingProxyType(
-    {**{label: "fake" for label in Label}, Label.DATE: "dp_date", Label.AGE: "dp_age"}
-)
+#: the built-in operator of every label, under the profiles (``anonymed.profiles``): the default profile
+#: moves dates (``date_shift``) and ages (``age_noise``); the ``dp`` profile uses the DP operators
+DEFAULT_OPERATORS: Final[Mapping[Label, str]] = MappingProxyType(dict.fromkeys(Label, "fake"))
 
 
 def operator_class(name: str) -> type[Operator]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
 from itertools import pairwise
+from typing import Any, Final
 
 from anonymed.document import Document, Replacement, Span
 from anonymed.errors import ConfigError, SpanError
@@ -12,7 +13,17 @@ from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator
 from anonymed.substitute.context import ValueStreams
+from anonymed.substitute.invariant import fold, leaks, safe_surrogate
 from anonymed.substitute.privacy import PrivacyLedger
+
+#: outcomes of a span in the run summary: surrogate written; stage fallback after a leaking surrogate;
+#: value kept on purpose (``keep``, a year under Safe Harbor); DP draw equal to the original
+REPLACED: Final = "replaced"
+FALLBACK: Final = "fallback"
+KEPT: Final = "kept"
+UNCHANGED: Final = "unchanged"
+#: the sum of the DP spans' probabilities of coming back unchanged, in millionths (counts are integers)
+EXPECTED_UNCHANGED_PPM: Final = "expected_unchanged_ppm"
 
 
 class Substituter:
@@ -50,22 +61,52 @@ class Substituter:
             by_operator[id(self.operator_for(span))].append(span)
         for spans in by_operator.values():
             self.operator_for(spans[0]).prepare(spans, context)
-        replacements = [
-            Replacement(
-                s.start,
-                s.end,
-                s.label,
-                s.text,
-                self.operator_for(s).operate(s, context),
-                self.operator_for(s).name,
-            )
-            for s in doc.spans
-        ]
+        counts: Counter[str] = Counter()
+        replacements = [self._replace(span, context, counts) for span in doc.spans]
         # an operator may open an unbounded ledger when no budget is set (differentially private operators do)
-        privacy = context.ledger.report() if context.ledger is not None else {}
+        privacy: dict[str, Any] = context.ledger.report() if context.ledger is not None else {}
+        counts.update(_expected_unchanged(doc.spans, privacy, self.operator_for))
+        privacy["substitution"] = {"counts": dict(sorted(counts.items()))}
         return doc.evolve(
             output=splice(doc.text, replacements), replacements=tuple(replacements), privacy=privacy
         )
+
+    def _replace(self, span: Span, context: Context, counts: Counter[str]) -> Replacement:
+        """The span's surrogate, checked against the invariant; its outcome is counted in ``counts``."""
+        operator = self.operator_for(span)
+        surrogate = operator.operate(span, context)
+        outcome = REPLACED
+        if operator.promises_change(span, context):
+            if leaks(surrogate, span.text):
+                surrogate = safe_surrogate(span.text, context.value_rng(span))
+                outcome = FALLBACK
+        elif fold(surrogate) == fold(span.text):
+            outcome = UNCHANGED if operator.differentially_private else KEPT
+        counts[count_key(span.full_label, operator.name, outcome)] += 1
+        return Replacement(span.start, span.end, span.label, span.text, surrogate, operator.name)
+
+
+def count_key(label: str, operator: str, outcome: str) -> str:
+    """The key of one count of the run summary: ``LABEL[/subtype]|operator|outcome`` (no value)."""
+    return f"{label}|{operator}|{outcome}"
+
+
+def _expected_unchanged(
+    spans: tuple[Span, ...], privacy: Mapping[str, Any], operator_for: Callable[[Span], Operator]
+) -> Counter[str]:
+    """Sum over DP spans of P(surrogate = original), in millionths, keyed like the outcome counts."""
+    by_offsets = {(s.start, s.end): s for s in spans}
+    expected: Counter[str] = Counter()
+    for expense in privacy.get("expenses", ()):
+        p = expense["parameters"].get("p_unchanged")
+        if p is None:
+            continue
+        for start, end in [(expense["start"], expense["end"]), *expense["repeats"]]:
+            span = by_offsets.get((start, end))
+            if span is not None:
+                key = count_key(span.full_label, operator_for(span).name, EXPECTED_UNCHANGED_PPM)
+                expected[key] += round(float(p) * 1_000_000)
+    return expected
 
 
 def _check_disjoint(doc: Document) -> None:

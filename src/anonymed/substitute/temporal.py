@@ -55,6 +55,7 @@ __all__ = [
     "Unit",
     "case_of",
     "detect_order",
+    "fields_of",
     "parse_temporal",
     "render_fields",
     "render_temporal",
@@ -121,7 +122,8 @@ def with_year(value: Temporal, year: int) -> Temporal:
     return replace(value, quantity=dt.date(year, old.month, old.day).toordinal())
 
 
-def _fields(kind: Kind, quantity: int | float) -> dict[str, int | float]:
+def fields_of(kind: Kind, quantity: int | float) -> dict[str, int | float]:
+    """The fields (day, month, year, weekday, hour, minute, number) a quantity of ``kind`` is written with."""
     if kind is Kind.DATE:
         day = dt.date.fromordinal(min(max(int(quantity), 1), dt.date.max.toordinal()))
         return {"day": day.day, "month": day.month, "year": day.year, "weekday": day.isoweekday()}
@@ -207,7 +209,7 @@ def _fill(slot: Slot, fields: Mapping[str, int | float], twelve_hour: bool) -> s
 
 def render_temporal(value: Temporal, quantity: int | float, *, number_text: str | None = None) -> str:
     """``value`` written with ``quantity`` in place of its own (``number_text`` overrides an amount)."""
-    return render_fields(value.parts, _fields(value.kind, quantity), number_text=number_text)
+    return render_fields(value.parts, fields_of(value.kind, quantity), number_text=number_text)
 
 
 def render_fields(

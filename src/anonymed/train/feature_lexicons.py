@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
-from anonymed.detect.lexicon_tokens import fold
-from anonymed.detect.tagger_features import FeatureLexicons
+from anonymed.detect.lexicons.tokens import fold
+from anonymed.detect.tagger.features import FeatureLexicons
 from anonymed.document import Document
 from anonymed.labels import Label
 
@@ -138,7 +138,7 @@ def build_lexicons(lang: str, general: Iterable[Document] = ()) -> FeatureLexico
     wordfreq) plus Faker; ``general`` are documents of a general-domain NER corpus (WikiANN): never the
     clinical dev notes, whose names must not become features.
     """
-    from anonymed.detect.lexicon_resources import name_lists
+    from anonymed.detect.lexicons.resources import name_lists
 
     lists = name_lists()
     first, last = faker_names()

@@ -9,9 +9,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from anonymed.detect.tagger_clusters import WordClusters
-from anonymed.detect.tagger_features import FeatureLexicons
-from anonymed.detect.tagger_model import DEFAULT_HINTS, TaggerModel, TrainingParams, train_model
+from anonymed.detect.tagger.clusters import WordClusters
+from anonymed.detect.tagger.features import FeatureLexicons
+from anonymed.detect.tagger.model import DEFAULT_HINTS, TaggerModel, TrainingParams, train_model
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -29,7 +29,7 @@ WIKIANN: Final = {"en": "wikiann/en.conll", "fr": "wikiann/fr.conll"}
 #: per language: the word-cluster granularities of the tagger's features (k-means over the shipped English
 #: fastText space, e.g. ``(64, 256, 1024)``); none by default: no recall gain in cross-validation
 CLUSTER_SIZES: Final[dict[str, tuple[int, ...]]] = {}
-#: per language: whether the tagger sees the context-word classes of ``tagger_triggers`` (English words);
+#: per language: whether the tagger sees the context-word classes of ``tagger.triggers`` (English words);
 #: off by default: no recall gain in cross-validation
 TRIGGERS: Final[dict[str, bool]] = {}
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from anonymed.detect.tagger_clusters import WordClusters, WordVectors, space_folder
+from anonymed.detect.tagger.clusters import WordClusters, WordVectors, space_folder
 from anonymed.errors import ConfigError
 
 #: Lloyd iterations of each k-means (enough for stable assignments on a 20k-word vocabulary)

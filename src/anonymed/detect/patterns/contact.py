@@ -1,0 +1,153 @@
+"""Phones and faxes (US, French, international, pagers), e-mails, URLs and IP addresses."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from anonymed.detect.patterns.base import Scan
+from anonymed.document import Span
+from anonymed.labels import Label
+
+_SEP: Final = r"[ \u00a0.\-]"
+_EXT: Final = r"(?: ?(?:ext\.?|extension|x|poste) ?\d{1,5}\b)?"
+_US: Final = re.compile(
+    r"(?<![\w+(])(?:\+?1"
+    + _SEP
+    + r"?)?(?:\((?P<area1>\d{3})\) ?|(?P<area2>\d{3})(?P<sep>"
+    + _SEP
+    + r"?))\d{3}"
+    + _SEP
+    + r"?\d{4}"
+    + _EXT
+    + r"(?![\w])",
+    re.I,
+)
+_FR: Final = re.compile(
+    r"(?<![\d+(])(?:(?:\+|00) ?33 ?(?:\(0\) ?)?0?[1-9]|\(33\) ?0?[1-9]|0\d)(?P<fsep>[ \u00a0./-]?)\d{2}"
+    r"(?:(?P=fsep)\d{2}){3}" + _EXT + r"(?![\w])",
+    re.I,
+)
+_INTL: Final = re.compile(
+    r"(?<![\d+(])(?:(?:\+|00)\d{1,3}|\(\d{1,3}\))" + _SEP + r"?\d(?:" + _SEP + r"?\d){7,11}(?![\w]|[./-]\d)"
+)
+#: digits alone in parentheses, as people write a number to call back: (240444-1243), (301 273 45166)
+_PARENS: Final = re.compile(r"\((\d[\d -]{7,16}\d)\)")
+#: any grouping of 7 to 13 digits right after a phone word ("Phone:\n0490 75 40 81", "call me at 450 0840")
+_GROUPED: Final = re.compile(r"(?<![\w+])\+?(?:\(\d{1,4}\) ?)?\d++(?:[ .-]\d++){0,5}(?![\w])")
+_CUE_BEFORE: Final = re.compile(
+    r"(?:\b(?:phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call (?:me )?(?:at|on)|"
+    r"reach(?:ed)? (?:me )?at|joignable au|appeler le|au numéro)\b)[\s:#.]*$",
+    re.I,
+)
+_LOCAL: Final = re.compile(r"(?<![\w-])\d{3}-\d{4}(?![\w-])")
+_PAGER: Final = re.compile(
+    r"\b(?:pager|beeper|bpr|pg|bip|bipper|beep|poste)\b\.? ?(?:#|no\.?|number|num[ée]ro|n°)? ?:? ?"
+    r"#? ?(\d{3,6})(?![\w]|[.,/-]\d)",
+    re.I,
+)
+_EMAIL: Final = re.compile(
+    r"(?<![\w.%+-])[\w.%+-]{1,64} ?@ ?[A-Za-z0-9-]{1,63}(?:(?:\.| \. )[A-Za-z0-9-]{1,63}){1,6}(?![\w@])"
+)
+_URL: Final = re.compile(r"(?<![\w@/])(?:https?://|www\.)[^\s<>\"'()\[\]{}]{2,200}", re.I)
+_DOMAIN: Final = re.compile(
+    r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,4}\."
+    r"(?:com|org|net|edu|gov|fr|uk|eu|info|biz)(?![\w@.-]|\.\w)",
+    re.I,
+)
+_IPV4: Final = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
+_IPV6: Final = re.compile(r"(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
+
+PATTERNS: Final = (
+    _US,
+    _FR,
+    _INTL,
+    _PARENS,
+    _GROUPED,
+    _CUE_BEFORE,
+    _LOCAL,
+    _PAGER,
+    _EMAIL,
+    _URL,
+    _DOMAIN,
+    _IPV4,
+    _IPV6,
+)
+
+_FAX: Final = re.compile(r"\b(?:fax|faxer|télécopie|telecopie|télécop|telecop)\b", re.I)
+_PHONE_CUE: Final = re.compile(
+    r"\b(?:tel|tél|tele|phone|telephone|téléphone|cell|mobile|portable|home|work|office|call|contact|"
+    r"ph|fax|pager|joignable|numéro|number)\b",
+    re.I,
+)
+
+
+def _phone(scan: Scan, start: int, end: int, score: float) -> Span:
+    """A phone span, typed as a fax when a fax word is close before it."""
+    fax = _FAX.search(scan.line_before(start, 25)) is not None
+    return scan.span(start, end, Label.CONTACT, "fax" if fax else "phone", score)
+
+
+def _phones(scan: Scan) -> Iterator[Span]:
+    for match in _US.finditer(scan.text):
+        area = match.group("area1") or match.group("area2")
+        separated = match.group("area1") is not None or match.group("sep") != "" or "-" in match.group(0)
+        cued = _PHONE_CUE.search(scan.line_before(match.start(), 30)) is not None
+        if area[0] in "01" or not (separated or cued):
+            continue
+        yield _phone(scan, match.start(), match.end(), 0.95 if cued else 0.85)
+    for match in _FR.finditer(scan.text):
+        yield _phone(scan, match.start(), match.end(), 0.9)
+    for match in _INTL.finditer(scan.text):
+        yield _phone(scan, match.start(), match.end(), 0.9)
+    for match in _PARENS.finditer(scan.text):
+        if 9 <= sum(char.isdigit() for char in match.group(1)) <= 12:
+            yield _phone(scan, match.start(1), match.end(1), 0.6)
+    for match in _GROUPED.finditer(scan.text):
+        digits = sum(char.isdigit() for char in match.group(0))
+        if 7 <= digits <= 13 and _CUE_BEFORE.search(scan.text[max(0, match.start() - 40) : match.start()]):
+            yield _phone(scan, match.start(), match.end(), 0.75)
+    for match in _LOCAL.finditer(scan.text):
+        if _PHONE_CUE.search(scan.line_before(match.start(), 25)):
+            yield _phone(scan, match.start(), match.end(), 0.7)
+    for match in _PAGER.finditer(scan.text):
+        yield _phone(scan, match.start(1), match.end(1), 0.85)
+
+
+def _addresses(scan: Scan) -> Iterator[Span]:
+    for match in _EMAIL.finditer(scan.text):
+        domain = match.group(0).rsplit(".", 1)[-1].strip()
+        if domain.isalpha() and 2 <= len(domain) <= 24:
+            yield scan.span(match.start(), match.end(), Label.CONTACT, "email", 0.95)
+    for match in _URL.finditer(scan.text):
+        end = match.end()
+        while end > match.start() + 4 and scan.text[end - 1] in ".,;:!?":
+            end -= 1
+        yield scan.span(match.start(), end, Label.CONTACT, "url", 0.9)
+    for match in _DOMAIN.finditer(scan.text):
+        yield scan.span(match.start(), match.end(), Label.CONTACT, "url", 0.7)
+
+
+def _ips(scan: Scan) -> Iterator[Span]:
+    for match in _IPV4.finditer(scan.text):
+        if all(int(part) <= 255 for part in match.group(0).split(".")):
+            yield scan.span(match.start(), match.end(), Label.LOCATION, "ip", 0.95)
+    for match in _IPV6.finditer(scan.text):
+        candidate = match.group(0)
+        groups = [g for g in candidate.split(":") if g]
+        if len(groups) < 3 or not any(len(g) >= 3 or g.isalpha() for g in groups):
+            continue
+        try:
+            ipaddress.IPv6Address(candidate)
+        except ValueError:
+            continue
+        yield scan.span(match.start(), match.end(), Label.LOCATION, "ip", 0.9)
+
+
+def find_contacts(scan: Scan) -> Iterator[Span]:
+    """Phones, faxes, pagers, e-mails, URLs and IP addresses."""
+    yield from _phones(scan)
+    yield from _addresses(scan)
+    yield from _ips(scan)

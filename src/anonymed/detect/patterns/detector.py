@@ -1,0 +1,111 @@
+"""Regex recognizers for structured PHI: dates, times, phones, e-mails, URLs, IPs, identifiers, postal
+codes and ages, in English and French."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
+
+from anonymed.detect.base import Detector
+from anonymed.detect.patterns import (
+    ages,
+    contact,
+    dates,
+    ids,
+    places,
+    spaced,
+    textdates,
+    times,
+    years,
+)
+from anonymed.detect.patterns.base import Finder, PatternParams, Scan, resolve_overlaps
+from anonymed.document import Document, Span
+from anonymed.errors import ConfigError
+from anonymed.labels import Label
+
+__all__ = ["FINDERS", "PatternDetector", "PatternParams", "all_patterns", "mark_births"]
+
+#: every recognizer, in no particular order (overlaps are resolved by score, then length)
+FINDERS: Final[tuple[Finder, ...]] = (
+    dates.find_numeric_dates,
+    textdates.find_text_dates,
+    years.find_years,
+    times.find_times,
+    contact.find_contacts,
+    ids.find_ids,
+    places.find_zips,
+    ages.find_ages,
+    spaced.find_spaced,
+)
+
+_MODULES: Final = (
+    dates,
+    textdates,
+    years,
+    times,
+    contact,
+    ids,
+    places,
+    ages,
+    spaced,
+)
+
+
+def all_patterns() -> tuple[re.Pattern[str], ...]:
+    """Every compiled regular expression the recognizers use (for safety tests)."""
+    return tuple(pattern for module in _MODULES for pattern in module.PATTERNS)
+
+
+#: words announcing a date of birth
+_BIRTH: Final = re.compile(
+    r"\b(?:née?s?|nee|naissance|ddn|dob|d\.o\.b|born|birth|birthday|date of birth|birthdate)\b", re.I
+)
+
+
+def mark_births(scan: Scan, spans: list[Span]) -> list[Span]:
+    """Retype as DATE/birth the dates that a birth word announces (nearest date after the word only)."""
+    marked: list[Span] = []
+    previous_end = 0
+    for span in spans:
+        if span.label is Label.DATE and span.subtype is None:
+            window_start = max(previous_end, span.start - 40)
+            before = scan.text[window_start : span.start]
+            if _BIRTH.search(before[before.rfind("\n") + 1 :]):
+                span = scan.span(span.start, span.end, Label.DATE, "birth", span.score)
+            previous_end = span.end
+        marked.append(span)
+    return marked
+
+
+def _params(value: PatternParams | Mapping[str, Any] | None) -> PatternParams:
+    if value is None:
+        return PatternParams()
+    if isinstance(value, PatternParams):
+        return value
+    known = {field.name for field in dataclasses.fields(PatternParams)}
+    unknown = set(value) - known
+    if unknown:
+        raise ConfigError(f"unknown pattern detector options {sorted(unknown)}; known: {sorted(known)}")
+    return PatternParams(**dict(value))
+
+
+class PatternDetector(Detector):
+    """Finds dates, contacts, identifiers, postal codes and ages with validated regular expressions."""
+
+    name: ClassVar[str] = "patterns"
+    params_type = PatternParams
+
+    def __init__(self, params: PatternParams | Mapping[str, Any] | None = None) -> None:
+        self.params = _params(params)
+
+    def detect(self, doc: Document) -> list[Span]:
+        """Non-overlapping spans found in ``doc.text`` (source ``patterns``)."""
+        return self.detect_text(doc.text, doc.lang)
+
+    def detect_text(self, text: str, lang: str = "en") -> list[Span]:
+        """Non-overlapping spans found in ``text`` written in ``lang``."""
+        scan = Scan(text, lang, self.params)
+        candidates = [span for finder in FINDERS for span in finder(scan)]
+        return mark_births(scan, resolve_overlaps(candidates))

@@ -1,0 +1,126 @@
+"""Identifiers: US SSN, French NIR (checked key), record and account numbers after a context word,
+and long bare numbers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from anonymed.detect.patterns.base import Scan
+from anonymed.document import Span
+from anonymed.labels import Label
+
+_SSN: Final = re.compile(r"(?<![\w-])(\d{3})([- ]?)(\d{2})\2(\d{4})(?![\w-])")
+_SSN_CUE: Final = re.compile(r"\b(?:ssn|social security|soc\.? sec\.?)\b", re.I)
+#: sex digit then 12 or 14 characters, spaces allowed anywhere between them (2A/2B for Corsica)
+_NIR: Final = re.compile(r"(?<![\w/.,-])[1-478](?: ?[0-9ABab]){12,14}(?![\w]|[/.,-]\d)")
+_NIR_SHAPE: Final = re.compile(r"[1-478]\d{2}(?:0[1-9]|1[0-2]|[2-4]\d|[5-9]\d)(?:\d{2}|2[AB])\d{6}(?:\d{2})?")
+
+_CUES: Final = (
+    (
+        "mrn",
+        r"mrn|medical record(?: number| no\.?| #)?|mr ?#|ipp|ip|unit (?:no\.?|number)|"
+        r"hospital (?:no\.?|number)|"
+        r"patient id|id patient|identifiant (?:du |de la )?patient|n° patient|num[ée]ro patient|"
+        r"r[ée]f[ée]rence interne(?: de la patiente| du patient)?",
+    ),
+    (
+        "account",
+        r"nda|account(?: number| no\.?| #)?|acct\.?|n° de s[ée]jour|num[ée]ro de s[ée]jour|"
+        r"visit (?:number|no\.?|id)|encounter(?: number| id)?|dossier|"
+        r"identifiant de (?:l['’]hospitalisation|la visite|s[ée]jour)|billing",
+    ),
+    (
+        "other",
+        r"#|no\.|n°|nº|num[ée]ro|number|id|identifiant|identifier|r[ée]f\.?|r[ée]f[ée]rence|case|specimen|"
+        r"accession|licen[cs]e|rpps|adeli|finess|policy|member id|badge|passport|passeport|permis",
+    ),
+)
+#: separators and filler words between a cue and its value; possessive spaces keep matching linear
+_FILLER_WORDS: Final = r"(?:est|étant|le|la|de|du|d['’]|is|number|no\.?|n°|num[ée]ro)(?![^\W\d_])"
+_FILLER: Final = r"[ \t]*+(?:(?:[:#=°.]|" + _FILLER_WORDS + r")[ \t]*+){0,4}"
+_VALUE: Final = r"(?P<value>(?:[A-Za-z]{1,4}-?)?\d[\dA-Za-z]*+(?:[-/.][\dA-Za-z]++){0,4}+)(?![\w]|[-/.]\w)"
+_CUED: Final = tuple(
+    (subtype, re.compile(r"(?<![\w#°])(?:" + cue + r")(?![^\W\d_])" + _FILLER + _VALUE, re.I))
+    for subtype, cue in _CUES
+)
+_DECIMAL: Final = re.compile(r"\d+[.,]\d+")
+_LONG: Final = re.compile(r"(?<![\w.,/-])\d{8,24}(?![\w]|[.,/-]\d)")
+_SHORTER: Final = re.compile(r"(?<![\w.,/-])\d{6,7}(?![\w]|[.,/-]\d)")
+_MIXED: Final = re.compile(r"(?<![\w-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{7,24}(?![\w-])")
+
+PATTERNS: Final = (_SSN, _SSN_CUE, _NIR, _NIR_SHAPE, *(p for _, p in _CUED), _LONG, _SHORTER, _MIXED)
+
+
+def ssn_is_valid(area: str, group: str, serial: str) -> bool:
+    """Whether an SSN's parts are issuable (area not 000, 666 or 9xx; group and serial not zero)."""
+    return area not in {"000", "666"} and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def nir_key_is_valid(nir: str) -> bool:
+    """Whether a 15-character NIR (spaces removed; 2A/2B allowed) has the right key: 97 - (number mod 97)."""
+    if len(nir) != 15 or not nir[-2:].isdigit():
+        return False
+    body = nir[:13].upper()
+    if body[5:7] == "2A":
+        body = body[:5] + "19" + body[7:]
+    elif body[5:7] == "2B":
+        body = body[:5] + "18" + body[7:]
+    if not body.isdigit():
+        return False
+    return 97 - int(body) % 97 == int(nir[-2:])
+
+
+def _ssns(scan: Scan) -> Iterator[Span]:
+    for match in _SSN.finditer(scan.text):
+        area, sep, group, serial = match.groups()
+        cued = _SSN_CUE.search(scan.line_before(match.start(), 30)) is not None
+        if not ssn_is_valid(area, group, serial) or not (sep or cued):
+            continue
+        score = 0.95 if cued else (0.8 if sep == "-" else 0.55)
+        yield scan.span(match.start(), match.end(), Label.ID, "ssn", score)
+
+
+def _nirs(scan: Scan) -> Iterator[Span]:
+    for match in _NIR.finditer(scan.text):
+        compact = match.group(0).replace(" ", "").upper()
+        if nir_key_is_valid(compact):
+            yield scan.span(match.start(), match.end(), Label.ID, "nir", 0.97)
+        elif len(compact) in (13, 15) and _NIR_SHAPE.fullmatch(compact):
+            yield scan.span(match.start(), match.end(), Label.ID, "other", 0.6)
+
+
+def _cued(scan: Scan) -> Iterator[Span]:
+    for subtype, pattern in _CUED:
+        for match in pattern.finditer(scan.text):
+            value = match.group("value")
+            digits = sum(char.isdigit() for char in value)
+            if digits < (3 if subtype != "other" else 4) or scan.unit_follows(match.end()):
+                continue
+            if _DECIMAL.fullmatch(value):
+                continue  # "ID: 101.2" is a temperature under an "infectious disease" heading
+            score = 0.9 if subtype != "other" else 0.75
+            yield scan.span(match.start("value"), match.end("value"), Label.ID, subtype, score)
+
+
+def _bare(scan: Scan) -> Iterator[Span]:
+    for match in _LONG.finditer(scan.text):
+        if not scan.unit_follows(match.end()):
+            yield scan.span(match.start(), match.end(), Label.ID, "other", 0.5)
+    for match in _MIXED.finditer(scan.text):
+        token = match.group(0)
+        if sum(char.isdigit() for char in token) >= 5 and not scan.unit_follows(match.end()):
+            yield scan.span(match.start(), match.end(), Label.ID, "other", 0.5)
+    if scan.params.high_recall:
+        for match in _SHORTER.finditer(scan.text):
+            if not scan.unit_follows(match.end()):
+                yield scan.span(match.start(), match.end(), Label.ID, "other", 0.35)
+
+
+def find_ids(scan: Scan) -> Iterator[Span]:
+    """Social security numbers, NIRs, record/account numbers and other identifiers."""
+    yield from _ssns(scan)
+    yield from _nirs(scan)
+    yield from _cued(scan)
+    yield from _bare(scan)

@@ -1,0 +1,200 @@
+"""The ``date_shift`` operator: a secret shift per patient plus a little noise per date; never the true date.
+
+Every date of a patient moves by the same secret number of days ``S`` (``min_shift_days <= |S| <=
+max_shift_days``, sign and size drawn once per patient) plus a small noise ``n`` of its own (``|n| <=
+noise_days``, drawn once per distinct date): intervals within a patient's notes stay within
+``2·noise_days`` of the true ones, and an attacker who learns one true date learns ``S + n`` for it, not
+the other dates' noise, so the others stay uncertain by up to ``2·noise_days`` (the attack on a uniform
+shift, Tchouka et al., recovers them exactly only when two noises agree). ``S`` and ``n`` come from the
+value streams (``context.ValueStreams``): with a patient key they are HMAC-derived and the same in all of
+a patient's notes; with a seed they are reproducible per document; otherwise secret per document.
+
+No field of the original survives: the default shift (400 to 690 days) changes the year and the month of
+every date, and among the noises allowed the first one (in the value's own random order) that also
+changes the day (and the weekday, if written) is used, so "March of 1993", "July 29th" or "'84" give up
+no part of themselves. Coarser values move by the same offset at their own granularity (months, years;
+never by zero), clock times by a non-zero number of hours and other minutes, and durations and relative
+expressions ("3 days ago", "for 2 weeks") keep their unit and get a non-zero relative noise
+(``amount_noise``, at least one unit). The text keeps the original's layout and language. Dates
+indicative of an age over 89 (before or after the shift) become the ``over89`` marker (``over89``
+module). Spans that cannot be read go to the ``fallback`` operator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from anonymed.document import Span
+from anonymed.errors import ConfigError
+from anonymed.labels import Label
+from anonymed.randomness import RandomSource
+from anonymed.substitute.base import Context, Operator, OperatorParams, check_other_operator, fallback_for
+from anonymed.substitute.context import patient_stream_key
+from anonymed.substitute.date_values import ORDERS, read_values
+from anonymed.substitute.invariant import fold
+from anonymed.substitute.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
+from anonymed.substitute.temporal import Kind, Slot, Temporal, fields_of, render_temporal
+
+_DAYS_PER_MONTH: Final = 30.436875
+_DAYS_PER_YEAR: Final = 365.25
+_SHIFT: Final = "\x00date-shift"
+#: the fields whose value must change ("number" is an amount's, moved by ``jitter_amount``)
+_FIELDS: Final = frozenset({"day", "month", "year", "weekday", "hour", "minute"})
+
+
+@dataclass(frozen=True)
+class DateShiftParams(OperatorParams):
+    """Shift and noise sizes (see the module docstring), numeric order, over-89 marker, fallback operator."""
+
+    min_shift_days: int = 400  # above a year and a month: every year and month changes
+    max_shift_days: int = 690  # below two years less a month: the month still changes
+    noise_days: int = 7
+    noise_minutes: int = 30
+    amount_noise: float = 0.2
+    numeric_order: str = "auto"
+    over89: str = OVER89
+    fallback: str = "fake"
+
+
+def jitter_amount(quantity: int | float, rng: RandomSource, reach: int, floor: int = 1) -> int | float:
+    """``quantity`` moved up or down by a non-zero whole step of at most ``reach``, kept >= ``floor``."""
+    step = 1 + rng.randbelow(max(1, reach))
+    if quantity - step < floor or rng.randbelow(2):
+        return quantity + step
+    return quantity - step
+
+
+class DateShiftOperator(Operator):
+    """Move dates by a secret per-patient shift plus per-date noise (see the module docstring)."""
+
+    name = "date_shift"
+    params_type = DateShiftParams
+
+    @property
+    def shift_params(self) -> DateShiftParams:
+        """The parameters, typed."""
+        assert isinstance(self.params, DateShiftParams)
+        return self.params
+
+    def validate(self) -> None:
+        """Sizes must leave room for a non-zero shift; the fallback must be another operator."""
+        super().validate()
+        p = self.shift_params
+        shifts = 0 <= p.noise_days < p.min_shift_days <= p.max_shift_days
+        if not shifts or p.noise_minutes < 1 or not 0 < p.amount_noise <= 1:
+            raise ConfigError(
+                "date_shift needs 0 <= noise_days < min_shift_days <= max_shift_days, noise_minutes >= 1 "
+                f"and 0 < amount_noise <= 1, got {p.noise_days!r}, {p.min_shift_days!r}, "
+                f"{p.max_shift_days!r}, {p.noise_minutes!r}, {p.amount_noise!r}"
+            )
+        if p.numeric_order not in ORDERS:
+            raise ConfigError(f"date_shift numeric_order must be one of {ORDERS}, got {p.numeric_order!r}")
+        check_marker(p.over89, "date_shift")
+        check_other_operator(self, p.fallback, "fallback")
+
+    def fallback_operator(self) -> Operator:
+        """The operator of the spans that cannot be read (built once)."""
+        return fallback_for(self, self.shift_params.fallback)
+
+    def prepare(self, spans: Sequence[Span], context: Context) -> None:
+        """Read the document's dates once; prepare the fallback for those that cannot be read."""
+        values = read_values(spans, context, self.shift_params.numeric_order, self._key())
+        unread = [s for s in spans if values[(s.start, s.end)] is None]
+        if unread:
+            self.fallback_operator().prepare(unread, context)
+
+    def _key(self) -> str:
+        return f"date_shift:{id(self)}"
+
+    def shift_days(self, context: Context) -> int:
+        """The secret shift of the document's patient: ``min_shift_days <= |S| <= max_shift_days``."""
+        return _shift_from(context.streams.key_for(Label.DATE.value, _SHIFT), self.shift_params)
+
+    def operate(self, span: Span, context: Context) -> str:
+        """The span written with its shifted (or jittered) value; the fallback's surrogate if unread."""
+        value = read_values([span], context, self.shift_params.numeric_order, self._key()).get(
+            (span.start, span.end)
+        )
+        if value is None:
+            return self.fallback_operator().operate(span, context)
+        reference = cached_reference(context.document, context.state)
+        if implies_over89(value, value.quantity, reference):
+            return aggregate(value.parts, self.shift_params.over89)
+        rng = RandomSource.from_key(context.streams.key_for(span.label.value, "\x00value:" + value.key))
+        moved = self.moved(value, self.shift_days(context), rng)
+        if implies_over89(value, moved, reference):
+            return aggregate(value.parts, self.shift_params.over89)
+        return render_moved(value, moved, span.text)
+
+    def moved(self, value: Temporal, shift: int, rng: RandomSource) -> int | float:
+        """The new quantity of ``value`` for the patient's ``shift`` and the value's own noise stream."""
+        p = self.shift_params
+        if value.kind is Kind.AMOUNT:
+            return jitter_amount(value.quantity, rng, round(abs(value.quantity) * p.amount_noise))
+        if value.kind in (Kind.TIME, Kind.HOUR):
+            hours = 1 + rng.randbelow(max(1, p.noise_minutes // 30))
+            hours = hours if rng.randbelow(2) else -hours
+            if value.kind is Kind.HOUR:
+                return value.quantity + hours
+            minute = int(value.quantity) % 60
+            other = (minute + 1 + rng.randbelow(59)) % 60  # any other minute
+            return int(value.quantity) - minute + 60 * hours + other
+        noises = list(range(-p.noise_days, p.noise_days + 1))
+        first = noises.pop(rng.randbelow(len(noises)))
+        rng.python.shuffle(noises)
+        candidates = [_shifted(value, shift + n) for n in [first, *noises]]
+        return next((q for q in candidates if _all_fields_change(value, q)), candidates[0])
+
+
+def _shift_from(stream_key: bytes, p: DateShiftParams) -> int:
+    rng = RandomSource.from_key(stream_key)
+    size = p.min_shift_days + rng.randbelow(p.max_shift_days - p.min_shift_days + 1)
+    return size if rng.randbelow(2) else -size
+
+
+def patient_shift_days(patient_key: bytes, patient_id: str, params: DateShiftParams) -> int:
+    """The secret shift ``S`` the operator gives ``patient_id``'s dates under ``patient_key``.
+
+    For the structured dates of the FHIR and SQL paths: the same ``S`` as in the patient's notes (whose
+    dates also get their own noise), so both lie on one timeline.
+    """
+    return _shift_from(patient_stream_key(patient_key, patient_id, Label.DATE.value, _SHIFT), params)
+
+
+def _shifted(value: Temporal, days: int) -> int:
+    """The quantity of ``value`` moved by ``days`` at its own granularity (never by zero steps)."""
+    quantity = int(value.quantity)
+    if value.kind is Kind.DATE:
+        return quantity + days
+    if value.kind is Kind.DAY_OF_MONTH:
+        return (quantity - 1 + days) % 28 + 1
+    per_step = _DAYS_PER_YEAR if value.kind is Kind.YEAR else _DAYS_PER_MONTH
+    if any(isinstance(p, Slot) and p.form == "decade" for p in value.parts):
+        per_step *= 10  # "the 1940s" moves by decades: a year would not show
+        return quantity + 10 * (round(days / per_step) or (1 if days > 0 else -1))
+    return quantity + (round(days / per_step) or (1 if days > 0 else -1))
+
+
+def _written(value: Temporal) -> set[str]:
+    """The fields the original writes (a month name is its month)."""
+    names = {p.name for p in value.parts if isinstance(p, Slot)}
+    return {"month" if n == "month_name" else n for n in names} & _FIELDS
+
+
+def _all_fields_change(value: Temporal, quantity: int | float) -> bool:
+    """Whether every field the original writes gets another value (the day, the month, the year...)."""
+    before, after = fields_of(value.kind, value.quantity), fields_of(value.kind, quantity)
+    return all(before.get(f) != after.get(f) for f in _written(value) if f in before)
+
+
+def render_moved(value: Temporal, moved: int | float, original: str) -> str:
+    """``value`` written with ``moved``, one more step away while it still reads as ``original``."""
+    step = 1 if moved >= value.quantity else -1
+    for _ in range(4):
+        text = render_temporal(value, moved)
+        if fold(text) != fold(original):
+            return text
+        moved += step
+    return render_temporal(value, moved)

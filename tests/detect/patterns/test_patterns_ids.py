@@ -1,0 +1,146 @@
+"""Identifiers: SSN with invalid areas refused, NIR only with a checking key, numbers after context words."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymed.detect.patterns.detector import PatternDetector, PatternParams
+from anonymed.detect.patterns.ids import nir_key_is_valid, ssn_is_valid
+
+
+def found(text: str, lang: str = "en", **options: bool) -> set[tuple[str, str]]:
+    """(full label, text) of every span the detector finds."""
+    spans = PatternDetector(PatternParams(**options)).detect_text(text, lang)
+    return {(span.full_label, span.text) for span in spans}
+
+
+@pytest.mark.parametrize(
+    ("area", "group", "serial", "valid"),
+    [
+        ("123", "45", "6789", True),  # ordinary
+        ("000", "45", "6789", False),  # area 000 never issued
+        ("666", "45", "6789", False),  # area 666 never issued
+        ("912", "45", "6789", False),  # 9xx areas are ITINs
+        ("123", "00", "6789", False),  # group 00
+        ("123", "45", "0000", False),  # serial 0000
+    ],
+)
+def test_ssn_validity_follows_the_issuing_rules(area: str, group: str, serial: str, valid: bool) -> None:
+    assert ssn_is_valid(area, group, serial) is valid
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Here's my SSN: 460-89-9847", "460-89-9847"),  # dashes and a cue
+        ("SSN 460899847 on file", "460899847"),  # bare digits after a cue
+        ("card 123-45-6789 shown", "123-45-6789"),  # dashes alone
+    ],
+)
+def test_valid_ssns_are_found(text: str, expected: str) -> None:
+    assert ("ID/ssn", expected) in found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SSN: 666-12-3456",  # invalid area
+        "SSN: 000-12-3456",  # invalid area
+        "SSN: 912-12-3456",  # invalid area
+        "ref 460899847 only",  # nine bare digits without a cue are not an SSN
+    ],
+)
+def test_invalid_or_uncued_ssns_are_not_ssns(text: str) -> None:
+    assert not any(label == "ID/ssn" for label, _ in found(text))
+
+
+@pytest.mark.parametrize(
+    ("nir", "valid"),
+    [
+        ("185057800608491", True),  # key 91 = 97 - (1850578006084 mod 97)
+        ("269029934173285", True),  # another valid number
+        ("185057800608490", False),  # key off by one
+        ("185057800608591", False),  # body changed, key kept
+        ("185052A00608435", True),  # Corsica 2A counts as 19
+        ("185052B00608462", True),  # Corsica 2B counts as 18
+        ("185052A00608462", False),  # 2A with the 2B key
+        ("1850578006084", False),  # no key at all
+        ("18505780060849A", False),  # letters in the key
+    ],
+)
+def test_nir_key_is_checked(nir: str, valid: bool) -> None:
+    assert nir_key_is_valid(nir) is valid
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("NIR 1 85 05 78 006 084 91 connu", "1 85 05 78 006 084 91"),  # usual grouping
+        ("numéro 185057800608491.", "185057800608491"),  # compact
+        ("assuré 1 85 05 2A 006 084 35", "1 85 05 2A 006 084 35"),  # Corsica
+        ("code 1 8 5 0 5 7 8 0 0 6 0 8 4 9 1 fin", "1 8 5 0 5 7 8 0 0 6 0 8 4 9 1"),  # letter-spaced
+    ],
+)
+def test_nirs_with_a_valid_key_are_nirs(text: str, expected: str) -> None:
+    assert ("ID/nir", expected) in found(text, "fr")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("NIR 1 85 05 78 006 084 90 connu", "1 85 05 78 006 084 90"),  # wrong key: an identifier, not a NIR
+        ("assuré 1 81 0249 181386 ok", "1 81 0249 181386"),  # thirteen digits without key
+    ],
+)
+def test_nir_shaped_numbers_without_a_valid_key_are_other_ids(text: str, expected: str) -> None:
+    result = found(text, "fr")
+    assert ("ID/other", expected) in result
+    assert not any(label == "ID/nir" for label, _ in result)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("MRN: 1234567 admitted", "en", ("ID/mrn", "1234567")),  # MRN
+        ("medical record number 00123456", "en", ("ID/mrn", "00123456")),  # spelled out
+        ("IPP: 5820136284", "fr", ("ID/mrn", "5820136284")),  # French patient id
+        ("Son IPP est 8392.", "fr", ("ID/mrn", "8392")),  # filler word, short value
+        ("NDA : 837264503 - IPP", "fr", ("ID/account", "837264503")),  # French stay number
+        ("account # 9988776655", "en", ("ID/account", "9988776655")),  # account
+        ("Dossier N° 9281973 du", "fr", ("ID/account", "9281973")),  # dossier
+        ("N° RPPS 2003968383.", "fr", ("ID/other", "2003968383")),  # professional id
+        ("specimen no. SP-2231-77 sent", "en", ("ID/other", "SP-2231-77")),  # letters and dashes
+        ("Identifiant de la visite: 42bg98765", "fr", ("ID/account", "42bg98765")),  # mixed value
+    ],
+)
+def test_numbers_after_context_words_are_ids(text: str, lang: str, expected: tuple[str, str]) -> None:
+    assert expected in found(text, lang)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("| 9010572683 | 10294875403 |", "10294875403"),  # long bare number in a table
+        ("Visite 28BG04493 faite", "28BG04493"),  # mixed letters and digits
+    ],
+)
+def test_long_bare_numbers_are_other_ids(text: str, expected: str) -> None:
+    assert ("ID/other", expected) in found(text, "fr")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ID: tmax 101.2 on abx",  # infectious-disease heading with a temperature
+        "pt #3 of the day",  # short number after #
+        "bed No. 12",  # short number after No.
+        "gave 1000000 units",  # quantity
+        "plt 250000 today",  # six digits are not an id by default
+    ],
+)
+def test_measurements_are_not_ids(text: str) -> None:
+    assert not any(label.startswith("ID") for label, _ in found(text))
+
+
+def test_six_digit_numbers_are_ids_in_high_recall_mode() -> None:
+    assert ("ID/other", "250000") in found("plt 250000 today", high_recall=True)

@@ -1,0 +1,59 @@
+"""The age_noise operator: a small non-zero step, the same per patient, never an age above 89."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anonymed.document import Document, Span
+from anonymed.errors import ConfigError
+from anonymed.labels import Label
+from anonymed.randomness import RandomSource
+from anonymed.substitute.invariant import leaks
+from anonymed.substitute.registry import build_operator
+from anonymed.substitute.stage import Substituter
+
+AGES = build_operator("age_noise")
+
+
+def _surrogate(text: str, target: str, *, lang: str = "en", seed: int | None = None,
+               key: bytes | None = None, doc_id: str = "d") -> str:  # fmt: skip
+    start = text.index(target)
+    span = Span.of(text, start, start + len(target), Label.AGE)
+    doc = Document(doc_id, text, {"lang": lang, "patient_id": "P1"}, spans=(span,))
+    return Substituter({Label.AGE: AGES}, patient_key=key)(doc, RandomSource(seed)).replacements[0].surrogate
+
+
+FORMS = ["{} years old", "{} y/o", "{} ans", "{}-year-old", "{}"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(age=st.integers(0, 120), form=st.sampled_from(FORMS))
+def test_an_age_moves_by_one_or_two_and_never_above_89(age: int, form: str) -> None:
+    text = form.format(age)
+    lang = "fr" if "ans" in form else "en"
+    surrogate = _surrogate(f"Patient {text}.", text, lang=lang)
+    assert not leaks(surrogate, text)
+    number = re.search(r"\d+\+?", surrogate)
+    assert number is not None
+    if age > 89 or number.group(0) == "90+":
+        assert number.group(0) == "90+" and age >= 88
+    else:
+        assert 1 <= abs(int(number.group(0)) - age) <= 2
+
+
+def test_the_same_age_of_a_patient_gets_the_same_surrogate_across_notes() -> None:
+    key = b"test-patient-key-0123456789abcdef"
+    first = _surrogate("Aged 45 years old.", "45 years old", key=key, doc_id="a")
+    second = _surrogate("Now 45 years old, stable.", "45 years old", key=key, doc_id="b")
+    assert first == second
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ConfigError):
+        build_operator("age_noise", {"max_step": 0})
+    with pytest.raises(ConfigError):
+        build_operator("age_noise", {"over89": "95+"})
