@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from importlib.resources import files
 from pathlib import Path
 
 from fhir_support import SYNTHEA
@@ -76,3 +77,16 @@ def test_the_profile_comes_from_the_option_or_the_configuration_file(tmp_path: P
         assert result.exit_code == 0, result.output
         manifest = json.loads((out / MANIFEST).read_text())
         assert manifest["profile"] == "hipaa-safe-harbor" and manifest["safe_harbor_claimed"]
+
+
+def test_a_table_of_your_own_for_the_dp_profile(tmp_path: Path) -> None:
+    shipped = files("anonymed").joinpath("resources", "fhir", "pseudonymise.toml").read_text("utf-8")
+    table = tmp_path / "dp.toml"
+    table.write_text(shipped.replace('name = "pseudonymise"', 'name = "dp"'), encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["deid-fhir", str(SYNTHEA), "-o", str(out), "--no-text", "--no-progress", "--rules", str(table)]
+    refused = runner.invoke(app, args)  # the table belongs to dp, the run's profile is the default
+    assert refused.exit_code == 2 and "--profile dp" in refused.output
+    result = runner.invoke(app, [*args, "--profile", "dp"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / MANIFEST).read_text())["profile"] == "dp"
