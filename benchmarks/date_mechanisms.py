@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anonymed.config import PipelineConfig
+from anonymed.dates.over89 import has_year
+from anonymed.dates.temporal import Kind, detect_order, parse_temporal
 from anonymed.document import Document
 from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
-from anonymed.substitute.over89 import has_year
-from anonymed.substitute.temporal import Kind, detect_order, parse_temporal
 from anonymed.train.recipe import RecognizerRecipe, dev_documents
 
 Mechanism = tuple[str, dict[str, Any]]

@@ -18,15 +18,15 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from anonymed.dates.layout import parse_layout
+from anonymed.dates.over89 import OVER89, age_reference, birth_in_past, implies_over89
+from anonymed.dates.temporal import parse_temporal
 from anonymed.document import Document, Span
 from anonymed.io.registry import open_reader
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute.over89 import OVER89, age_reference, birth_in_past, implies_over89
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
-from anonymed.substitute.temporal import parse_temporal
-from anonymed.substitute.temporal_layout import parse_layout
 
 CORPORA = (
     ("physionet_deid/id.text", "physionet-deid"),

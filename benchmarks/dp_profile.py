@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anonymed.config import PipelineConfig
+from anonymed.dates.over89 import has_year
+from anonymed.dates.temporal import Kind, detect_order, parse_temporal
 from anonymed.detect.merge import merge_spans
 from anonymed.document import Document
 from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
-from anonymed.substitute.over89 import has_year
-from anonymed.substitute.temporal import Kind, detect_order, parse_temporal
 from anonymed.train.recipe import RecognizerRecipe, dev_documents
 
 LABELS = (Label.DATE, Label.AGE, Label.LOCATION)

@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+from anonymed.dates.temporal import Temporal, Unit
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
@@ -29,7 +30,6 @@ from anonymed.substitute.context import ValueStreams
 from anonymed.substitute.dp_common import DPOperator
 from anonymed.substitute.places import load_places
 from anonymed.substitute.registry import build_operator
-from anonymed.substitute.temporal import Temporal, Unit
 from anonymed.train.recipe import training_root
 
 EPSILONS = (0.1, 0.5, 1.0, 2.0, 5.0)

@@ -52,14 +52,14 @@ from typing import Any
 import orjson
 
 from anonymed.config import PipelineConfig
+from anonymed.dates.over89 import has_year
+from anonymed.dates.temporal import Kind, detect_order, parse_temporal
 from anonymed.document import Document
 from anonymed.fhir import FhirDeidentifier, FhirOptions
 from anonymed.fhir.text import TextContext
 from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
 from anonymed.sql import ColumnMap, Source, SqlJob, open_database
-from anonymed.substitute.over89 import has_year
-from anonymed.substitute.temporal import Kind, detect_order, parse_temporal
 
 KEY = b"benchmark-patient-key-0123"
 CONFIG = PipelineConfig()

@@ -5,7 +5,7 @@ Usage: python benchmarks/scaling.py [--data DATA] [--notes 4350] [--memory-notes
 
 Needs the ``scale`` extra (dask[distributed], pyarrow). The corpus is the PhysioNet deid development notes
 (1,450) cycled to ``--notes`` notes with fresh ids, as JSON Lines; the process is ``anonymed deid`` with
-its default detectors, a seed and seeded surrogates for dates and ages (see ``FACTORY``). Each
+its default detectors, a seed and seeded surrogates for dates and ages (see ``METHOD``). Each
 configuration runs on a fresh LocalCluster (processes, one thread each) whose workers have loaded their
 models before the clock starts, so the ratio measures processing, not start-up; the cold end-to-end time
 of ``--workers N`` is printed beside it. Worker CPU time gives the per-core rate the scale-out plan uses.
@@ -33,15 +33,15 @@ from anonymed.document import Document
 from anonymed.io.physionet import PhysionetReader
 from anonymed.io.registry import open_writer
 from anonymed.labels import Label
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, run_batch
-from anonymed.runner.factories import PipelineFactory
-from anonymed.runner.process import ProcessFactory, built_process
+from anonymed.runner.process import built_method
 from anonymed.runner.shards import ReaderSpec
 from anonymed.train.recipe import training_root
 
 #: the default pipeline, seeded, with "fake" dates and ages (OpenDP's noise cannot be seeded; without it
 #: the outputs of the 1- and 2-worker runs can be compared byte for byte)
-FACTORY = PipelineFactory(PipelineConfig(seed=1, operators={Label.DATE: "fake", Label.AGE: "fake"}))
+METHOD = ReplaceConfig(PipelineConfig(seed=1, operators={Label.DATE: "fake", Label.AGE: "fake"}))
 NOTES_9M = 9_000_000
 
 
@@ -56,9 +56,9 @@ def write_corpus(data: Path, path: Path, notes: int) -> Path:
     return path
 
 
-def _warm(factory: ProcessFactory) -> int:
-    """Build the process on a worker (runs in the worker process)."""
-    built_process(factory)
+def _warm(method: ReplaceConfig) -> int:
+    """Build the method on a worker (runs in the worker process)."""
+    built_method(method)
     return os.getpid()
 
 
@@ -77,7 +77,7 @@ def warm_cluster(workers: int) -> Iterator[Any]:
         LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as c,
         Client(c) as client,
     ):
-        client.run(_warm, FACTORY)
+        client.run(_warm, METHOD)
         yield client
 
 
@@ -85,7 +85,7 @@ def timed_run(corpus: Path, output: Path, options: BatchOptions) -> tuple[float,
     """Wall seconds of one batch run, and CPU seconds of this (driver) process during it."""
     spec = ReaderSpec.of(corpus)
     started, cpu = time.perf_counter(), time.process_time()
-    run_batch(spec, open_writer(output, like=spec.open()), FACTORY, options)
+    run_batch(spec, open_writer(output, like=spec.open()), METHOD, options)
     return time.perf_counter() - started, time.process_time() - cpu
 
 

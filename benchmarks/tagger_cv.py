@@ -1,10 +1,14 @@
-"""Patient-level cross-validation of the PHI tagger, alone and in the ensemble, per label.
+"""Patient-level cross-validation of the PHI tagger, alone and as the default detectors run it, per label.
 
-    python benchmarks/tagger_cv.py --lang en --folds 5 --out cv_en.json
+    python benchmarks/tagger_cv.py --lang en --folds 5 --out cv_en.json --errors errors_en.json
 
 Groups are patients (PhysioNet) or notes (EDS-pseudo, which has no patient id): no patient is ever in both
 the training and the test side of a fold. Each fold trains on the other folds' notes, their surrogate-filled
-copies and the WikiANN sentences of the recipe; the test notes are the fold's real notes only.
+copies and the WikiANN sentences of the recipe; the test notes are the fold's real notes only. The
+``default`` rows run the default detectors exactly as the pipeline does (one view per note, the shipped
+merge), with the fold's model. ``--models DIR`` keeps each fold's model in ``DIR/fold-K`` and reuses it
+on the next run (for exploring decoding and rules; retrain after changing the patterns, which are
+features). ``--errors FILE`` writes the default's missed and false-positive tokens by family.
 """
 
 from __future__ import annotations
@@ -14,13 +18,20 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from anonymed.detect.base import Detector
 from anonymed.detect.merge import merge_spans
-from anonymed.detect.registry import build_detector
-from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
-from anonymed.detect.tagger.model import TrainingParams
+from anonymed.detect.registry import DEFAULT_DETECTORS, build_detector
+from anonymed.detect.tagger.clusters import WordClusters
+from anonymed.detect.tagger.detector import TaggerParams
+from anonymed.detect.tagger.family import write_ensemble
+from anonymed.detect.tagger.features import FeatureLexicons
+from anonymed.detect.tagger.model import DEFAULT_HINTS, TrainingParams
+from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.train.recipe import (
@@ -34,6 +45,7 @@ from anonymed.train.recipe import (
     training_documents,
     wikiann_documents,
 )
+from tagger_cv_errors import errors, table
 
 Predictions = dict[str, list[tuple[Document, list[Span]]]]
 
@@ -53,8 +65,7 @@ def _row(report: DetectionReport, key: str) -> dict[str, Any]:
 
 def _table(reports: dict[str, DetectionReport]) -> str:
     rows = [r for rep in reports.values() for r in (*rep.by_label, *rep.by_full_label)]
-    seen = {r.key for r in rows if r.tokens.support}
-    keys = ["overall", *sorted(seen)]
+    keys = ["overall", *sorted({r.key for r in rows if r.tokens.support})]
     lines = [
         "| label | " + " | ".join(f"{name} R / P" for name in reports) + " |",
         "|---|" + "---|" * len(reports),
@@ -74,21 +85,8 @@ def _table(reports: dict[str, DetectionReport]) -> str:
     return "\n".join(lines)
 
 
-def _misses(pairs: list[tuple[Document, list[Span]]]) -> list[dict[str, Any]]:
-    """Gold spans not fully covered by a predicted span, with a little context (for error analysis)."""
-    rows = []
-    for doc, spans in pairs:
-        for gold in doc.gold:
-            covered = any(s.start <= gold.start and s.end >= gold.end for s in spans)
-            if not covered:
-                context = doc.text[max(0, gold.start - 40) : gold.end + 40].replace("\n", " / ")
-                rows.append({"doc": doc.id, "label": gold.full_label, "text": gold.text, "context": context})
-    return rows
-
-
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Train one model per fold, predict the held-out notes, score every variant."""
-    recipe = RecognizerRecipe(
+def _recipe(args: argparse.Namespace) -> RecognizerRecipe:
+    return RecognizerRecipe(
         args.lang,
         data=args.data,
         synthetic_copies=args.copies,
@@ -96,67 +94,94 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         training=TrainingParams(max_iterations=args.iterations),
         clusters=None if args.clusters is None else tuple(k for k in args.clusters if k > 0),
         triggers=None if args.triggers is None else args.triggers == "on",
+        hints=DEFAULT_HINTS if args.hints is None else tuple(h for h in DEFAULT_HINTS if h[0] in args.hints),
     )
+
+
+@contextmanager
+def _fold_folder(models: Path | None, k: int) -> Iterator[Path]:
+    if models is not None:
+        yield models / f"fold-{k}"
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        yield Path(tmp)
+
+
+def _progress(epoch: int, loss: float) -> None:
+    print(f"  epoch {epoch} loss {loss:.1f}", file=sys.stderr)
+
+
+def _train_fold(
+    args: argparse.Namespace,
+    recipe: RecognizerRecipe,
+    docs: list[Document],
+    lexicons: FeatureLexicons,
+    clusters: WordClusters | None,
+    root: Path,
+) -> Path:
+    """Train (or reuse) the fold's model of the family asked for; its folder. The CRF sits in ``root``,
+    the CNN in ``root/cnn``, an ensemble of both in ``root/ensemble``."""
+    if args.family in ("crf", "ensemble") and not (root / "meta.json").exists():
+        train_with_recipe(recipe, docs, lexicons, root, clusters=clusters)
+    if args.family in ("cnn", "ensemble") and not (root / "cnn" / "meta.json").exists():
+        from anonymed.train.neural import NeuralParams, train_neural
+
+        params = NeuralParams(epochs=args.epochs, hidden=args.hidden)
+        train_neural(docs, lexicons, root / "cnn", params=params, hints=recipe.hints, on_epoch=_progress)
+    if args.family == "crf":
+        return root
+    if args.family == "cnn":
+        return root / "cnn"
+    write_ensemble(root / "ensemble", {"..": 1.0 - args.cnn_weight, "../cnn": args.cnn_weight})
+    return root / "ensemble"
+
+
+def _detectors(args: argparse.Namespace, folder: Path) -> dict[str, list[Detector]]:
+    """Each variant's detectors; the tagger reads the fold's model."""
+    rules = [build_detector("patterns"), build_detector("lexicons"), build_detector("contexts")]
+    variants: dict[str, list[Detector]] = {"patterns+lexicons": rules[:2]}
+    for t in args.thresholds:
+        tagger = build_detector("tagger", {"threshold": t, "model": str(folder)})
+        variants[f"tagger@{t}"] = [tagger]
+        named = {"tagger": tagger, "patterns": rules[0], "lexicons": rules[1], "contexts": rules[2]}
+        variants[f"default@{t}"] = [named[name] for name in DEFAULT_DETECTORS]
+        for extra in args.extra:
+            variants[f"default+{extra}@{t}"] = [*variants[f"default@{t}"], named[extra]]
+    return variants
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Train (or reuse) one model per fold, predict the held-out notes, score every variant."""
+    recipe = _recipe(args)
     dev, wiki = dev_documents(recipe), wikiann_documents(recipe)
     lexicons = recipe_lexicons(recipe, wiki)
     clusters = recipe_clusters(recipe)
     fold_of = folds(dev, args.folds)
-    rule_specs: tuple[tuple[str, dict[str, Any]], ...] = (("patterns", {}), ("lexicons", {}))
-    others = [build_detector(name, params) for name, params in rule_specs]
-    variants = {f"tagger@{t}": TaggerDetector(TaggerParams(threshold=t)) for t in args.thresholds}
-    both = ("NAME", "LOCATION")
-    extras = {  # decoding options against the old decoding ("plain": propagate names only, no initials)
-        "plain": {"propagate_labels": ("NAME",), "initials": False},
-        "locprop": {"propagate_labels": both, "initials": False},
-        "initials": {"propagate_labels": ("NAME",), "initials": True},
-        "extras": {"propagate_labels": both, "initials": True},
-    }
-    extra = {
-        (name, t): TaggerDetector(TaggerParams(threshold=t, **options))  # type: ignore[arg-type]
-        for name, options in extras.items()
-        for t in args.thresholds
-    }
-    preds: Predictions = {
-        name: []
-        for name in [
-            "patterns+lexicons",
-            *variants,
-            *(f"ensemble@{t}" for t in args.thresholds),
-            *(f"patterns+tagger@{t}" for t in args.thresholds),
-            *(f"patterns+tagger+{name}@{t}" for name, t in extra),
-        ]
-    }
+    preds: Predictions = {}
     started = time.perf_counter()
     for k in args.only or range(args.folds):
         train, test = split_fold(dev, fold_of, k)
-        docs = training_documents(recipe, train, wiki, seed=k)
-        with tempfile.TemporaryDirectory() as tmp:
-            model = train_with_recipe(recipe, docs, lexicons, Path(tmp), clusters=clusters)
+        with _fold_folder(args.models, k) as root:
+            docs = training_documents(recipe, train, wiki, seed=k)
+            folder = _train_fold(args, recipe, docs, lexicons, clusters, root)
+            variants = _detectors(args, folder)
             for doc in test:
-                tokens, marginals = model.marginals(doc)
-                base = [s for det in others if det.supports(doc.lang) for s in det.detect(doc)]
-                preds["patterns+lexicons"].append((doc, base))
-                for t in args.thresholds:
-                    spans = variants[f"tagger@{t}"].decode(doc.text, tokens, marginals, lang=doc.lang)
-                    preds[f"tagger@{t}"].append((doc, spans))
-                    preds[f"ensemble@{t}"].append((doc, merge_spans(doc.text, [*base, *spans])))
-                    patterns_only = [s for s in base if s.source == "patterns"]
-                    preds[f"patterns+tagger@{t}"].append(
-                        (doc, merge_spans(doc.text, [*patterns_only, *spans]))
-                    )
-                    for name in extras:
-                        spans = extra[name, t].decode(doc.text, tokens, marginals, lang=doc.lang)
-                        preds[f"patterns+tagger+{name}@{t}"].append(
-                            (doc, merge_spans(doc.text, [*patterns_only, *spans]))
-                        )
+                view = NoteView(doc)  # each detector runs once per note, for the hints and every variant
+                for name, detectors in variants.items():
+                    found = [s for det in detectors if det.supports(doc.lang) for s in view.spans_of(det)]
+                    preds.setdefault(name, []).append((doc, merge_spans(doc.text, found)))
         print(f"fold {k + 1}/{args.folds} done ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     reports = {name: evaluate_detection(pairs) for name, pairs in preds.items()}
     print(_table(reports))
-    if args.misses is not None:
-        misses = _misses(preds["patterns+tagger@0.8"]) if "patterns+tagger@0.8" in preds else []
-        args.misses.write_text("".join(json.dumps(m) + "\n" for m in misses), encoding="utf-8")
+    default = f"default@{TaggerParams.threshold}"
+    if args.errors is not None and default in preds:
+        found = errors(preds[default])
+        print(f"\nmissed tokens of {default} by family\n" + table(found["missed"]))
+        print(f"\nfalse-positive tokens of {default} by family\n" + table(found["false_positives"]))
+        args.errors.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     return {
         "recipe": recipe.describe(),
+        "family": args.family,
         "folds": args.folds,
         "only": args.only,
         "notes": len(dev),
@@ -170,7 +195,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", choices=("en", "fr"), default="en")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--thresholds", type=float, nargs="+", default=[0.5, 0.8, 0.95])
+    parser.add_argument("--thresholds", type=float, nargs="+", default=[TaggerParams.threshold])
     parser.add_argument("--copies", type=int, default=RecognizerRecipe.synthetic_copies)
     parser.add_argument("--wikiann", type=int, default=RecognizerRecipe.wikiann_sentences)
     parser.add_argument(
@@ -182,7 +207,18 @@ def main() -> None:
     )
     parser.add_argument("--iterations", type=int, default=TrainingParams.max_iterations)
     parser.add_argument("--data", type=Path, default=None, help="training data root (default: shipped)")
-    parser.add_argument("--misses", type=Path, default=None, help="write the default's missed gold spans")
+    parser.add_argument("--models", type=Path, default=None, help="keep and reuse fold models here")
+    parser.add_argument("--family", choices=("crf", "cnn", "ensemble"), default="crf")
+    parser.add_argument(
+        "--hints", nargs="*", default=None, choices=[name for name, _ in DEFAULT_HINTS], help="default: all"
+    )
+    parser.add_argument(
+        "--extra", nargs="*", default=["lexicons"], choices=("lexicons", "contexts"), help="added to default"
+    )
+    parser.add_argument("--epochs", type=int, default=8, help="CNN training epochs")
+    parser.add_argument("--hidden", type=int, default=128, help="CNN width")
+    parser.add_argument("--cnn-weight", type=float, default=0.5, help="the CNN's weight in the ensemble")
+    parser.add_argument("--errors", type=Path, default=None, help="write the default's errors by family")
     parser.add_argument("--out", type=Path, default=None, help="write the full reports as JSON here")
     args = parser.parse_args()
     result = run(args)

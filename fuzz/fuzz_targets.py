@@ -17,7 +17,7 @@ from anonymed.io.base import ReadFailure, Record
 from anonymed.io.registry import open_reader
 from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
-from anonymed.runner.shards import ReaderSpec, plan_shards, read_shard
+from anonymed.runner.shards import ReaderSpec, plan_shards
 
 #: the first byte of an input picks the format; the rest is the file
 FORMATS = (
@@ -57,7 +57,7 @@ def read_any(data: bytes) -> None:
         if fmt in SHARDED and records:
             spec = ReaderSpec.of(path, fmt)
             size = 1 + data[0] // len(FORMATS) % 3
-            sharded = [r for shard in plan_shards(spec, size).shards for r in read_shard(spec.open(), shard)]
+            sharded = [r for shard in plan_shards(spec, size).shards for r in spec.open().read_shard(shard)]
             if [_key(r) for r in sharded] != [_key(r) for r in records]:
                 raise AssertionError(f"shards of size {size} differ from the whole {fmt} read")
 

@@ -16,10 +16,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from anonymed.detect.known.detector import KnownParams
+from anonymed.detect.known.rosters import read_roster
+from anonymed.detect.lists import TermLists, read_lists
 from anonymed.detect.registry import DEFAULT_DETECTORS, DETECTORS
 from anonymed.errors import ConfigError
+from anonymed.io.known import KnownFields
 from anonymed.labels import Label
-from anonymed.params import read_toml
+from anonymed.params import check_types, read_toml
 from anonymed.profiles import DEFAULT_PROFILE, Profile, load_profile
 from anonymed.substitute.registry import DEFAULT_OPERATORS, OPERATORS
 
@@ -58,6 +62,12 @@ class PipelineConfig:
     patient_key: bytes | None = field(default=None, repr=False)
     epsilon: float | None = None
     epsilon_weights: Mapping[str, float] = field(default_factory=dict)
+    #: record fields holding known identifiers ([known] fields, side_file, keep_fields)
+    known: KnownFields = field(default_factory=KnownFields)
+    #: the ``known`` detector's options and the site's roster ([known] typos, clinicians, places)
+    known_detector: KnownParams = field(default_factory=KnownParams)
+    #: allow and deny lists ([lists] allow, deny)
+    lists: TermLists = field(default_factory=TermLists)
 
     def __post_init__(self) -> None:
         if self.lang not in LANGUAGES:
@@ -84,6 +94,24 @@ class PipelineConfig:
                 raise ConfigError(f"unknown stage {stage!r}; known: {STAGES}")
         if self.epsilon is not None and not self.epsilon > 0:
             raise ConfigError(f"epsilon must be positive, got {self.epsilon!r}")
+        self._check_site()
+
+    def _check_site(self) -> None:
+        """The types of the site's settings, and what the profile forbids of them."""
+        for name, kind in (("known", KnownFields), ("known_detector", KnownParams), ("lists", TermLists)):
+            if not isinstance(getattr(self, name), kind):
+                raise ConfigError(f"{name} must be a {kind.__name__}")
+        if self.known.keep_fields and self.substitution.profile.drop_known_fields:
+            raise ConfigError(
+                f"profile {self.profile!r} never writes the known fields out: [known] keep_fields is refused"
+            )
+        if "known" in self.detector_params:
+            raise ConfigError("the known detector takes its options from the [known] table")
+        custom = dict(self.detector_params.get("patterns", {})).get("custom")
+        if custom:
+            from anonymed.detect.custom import custom_patterns
+
+            custom_patterns(custom)  # each regex checked for catastrophic backtracking now, not mid-run
 
     @cached_property
     def substitution(self) -> Substitution:
@@ -110,13 +138,14 @@ class PipelineConfig:
 
     @classmethod
     def from_toml(cls, path: Path, **overrides: Any) -> PipelineConfig:
-        """Read the ``[pipeline]``, ``[operators]`` and ``[operator_params.NAME]`` tables, then overrides."""
-        return cls.from_mapping(read_toml(path)).replace(**overrides)
+        """Read the file's tables, then overrides; the files it names are relative to its folder."""
+        return cls.from_mapping(read_toml(path), base=Path(path).parent).replace(**overrides)
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> PipelineConfig:
-        """Build from a parsed TOML document; unknown keys are errors."""
+    def from_mapping(cls, data: Mapping[str, Any], *, base: Path | None = None) -> PipelineConfig:
+        """Build from a parsed TOML document (files named relative to ``base``); unknown keys are errors."""
         known = {"pipeline", "operators", "operator_params", "detector_params", "epsilon_weights"}
+        known.update(SITE_TABLES)
         unknown = set(data) - known
         if unknown:
             raise ConfigError(f"unknown configuration tables {sorted(unknown)}; known: {sorted(known)}")
@@ -138,8 +167,54 @@ class PipelineConfig:
             operator_params=dict(data.get("operator_params", {})),
             detector_params=dict(data.get("detector_params", {})),
             epsilon_weights=dict(data.get("epsilon_weights", {})),
+            **site_settings(data, base or Path()),
         )
 
 
 def _is_label(name: str) -> bool:
     return name.upper() in Label.__members__
+
+
+#: the tables of the site's settings (docs/site-configuration.md)
+SITE_TABLES = ("known", "lists")
+_KNOWN_KEYS = frozenset({"fields", "side_file", "side_key", "keep_fields", "typos", "clinicians", "places",
+                         "roster_typos"})  # fmt: skip
+
+
+def _paths(value: Any, where: str, base: Path) -> list[Path]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        raise ConfigError(f"{where} must be a file name or a list of file names")
+    return [base / item for item in items]
+
+
+def _path(value: Any, where: str, base: Path) -> Path | None:
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{where} must be a file name")
+    return None if value is None else base / value
+
+
+def site_settings(data: Mapping[str, Any], base: Path) -> dict[str, Any]:
+    """The ``[known]`` and ``[lists]`` tables as ``PipelineConfig`` fields (files read, relative to
+    ``base``)."""
+    known = dict(data.get("known", {}))
+    lists = dict(data.get("lists", {}))
+    if set(known) - _KNOWN_KEYS or set(lists) - {"allow", "deny"}:
+        raise ConfigError(
+            f"unknown keys {sorted(set(known) - _KNOWN_KEYS)} in [known] (known: {sorted(_KNOWN_KEYS)}) "
+            f"or {sorted(set(lists) - {'allow', 'deny'})} in [lists] (known: allow, deny)"
+        )
+    side = known.get("side_file")
+    fields = KnownFields(
+        fields=dict(known.get("fields", {})),
+        side_file=None if side is None else str(base / side),
+        side_key=str(known.get("side_key", "patient_id")),
+        keep_fields=known.get("keep_fields", False) is True,
+    )
+    roster = read_roster(*(_path(known.get(key), f"[known] {key}", base) for key in ("clinicians", "places")))
+    options = {key: known[key] for key in ("typos", "roster_typos") if key in known}
+    detector = KnownParams(roster=roster, **options)
+    check_types(detector, "[known]")
+    allow = _paths(lists.get("allow", []), "[lists] allow", base)
+    deny = _paths(lists.get("deny", []), "[lists] deny", base)
+    return {"known": fields, "known_detector": detector, "lists": read_lists(allow, deny)}

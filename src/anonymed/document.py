@@ -76,10 +76,6 @@ class Span:
         """``LABEL`` or ``LABEL/subtype``."""
         return self.label.value if self.subtype is None else f"{self.label.value}/{self.subtype}"
 
-    def overlaps(self, other: Span) -> bool:
-        """Whether the two spans share at least one character."""
-        return self.start < other.end and other.start < self.end
-
     def to_json(self) -> dict[str, Any]:
         """The span as the public JSON contract: start, end, label, text (plus subtype, source, score)."""
         data: dict[str, Any] = {

@@ -32,3 +32,7 @@ class OutputError(AnonymedError, OSError):
 
 class ResourceError(AnonymedError):
     """A model, space, bank or table could not be found or loaded; the message names its path."""
+
+
+class MethodUnavailable(ConfigError):
+    """A method cannot run in this installation or service (a missing extra or resource); says why."""

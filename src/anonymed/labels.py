@@ -6,6 +6,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
 
+from anonymed.errors import ConfigError, SpanError
+
 
 class Label(StrEnum):
     """Top-level PHI categories."""
@@ -99,8 +101,6 @@ PRESIDIO_LABELS: Final[MappingProxyType[str, LabelPair]] = MappingProxyType(
 
 def parse_label(value: str) -> LabelPair:
     """Parse ``"NAME"`` or ``"NAME/patient"`` into a (label, subtype) pair, checking both."""
-    from anonymed.errors import SpanError
-
     head, _, sub = value.partition("/")
     try:
         label = Label(head.upper())
@@ -110,3 +110,12 @@ def parse_label(value: str) -> LabelPair:
     if subtype is not None and subtype not in SUBTYPES[label]:
         raise SpanError(f"unknown subtype {subtype!r} for label {label.value}")
     return label, subtype
+
+
+def label_key(name: str, where: str) -> Label:
+    """The label a configuration key names, in any case (``"name"`` -> NAME); ``where`` names the option."""
+    try:
+        return Label(name.upper())
+    except ValueError:
+        known = [m.value for m in Label]
+        raise ConfigError(f"unknown label {name!r} in {where}; known: {known}") from None

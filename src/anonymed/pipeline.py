@@ -8,15 +8,25 @@ from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.detect.base import Detector
+from anonymed.detect.known.detector import KnownDetector
+from anonymed.detect.lists import TermLists, apply_lists
 from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import build_detector, detector_class
+from anonymed.detect.view import NoteView
 from anonymed.document import Document
+from anonymed.io.known import attach_known, read_side_file
+from anonymed.known import Known
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource, check_random_state
 from anonymed.substitute.checklist import safe_harbor_checklist
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 from anonymed.substitute.summary import substitution_summary
+
+#: the metadata key of a document's own allow and deny lists (``TermLists``), added to the configuration's
+DOCUMENT_LISTS = "term_lists"
+#: metadata that is secret (known identifiers, deny terms) and leaves with no document ``run`` returns
+SECRET_METADATA = ("known", DOCUMENT_LISTS)
 
 
 class Pipeline:
@@ -29,9 +39,22 @@ class Pipeline:
 
     @cached_property
     def detectors_(self) -> list[Detector]:
-        """The configured detectors that support the configured language."""
-        built = [build_detector(name, self._detector_params(name)) for name in self.config.detectors]
-        return [d for d in built if d.supports(self.config.lang)]
+        """The configured detectors that support the configured language, then the ``known`` detector (the
+        record's identifiers and the site's roster: always there, idle when there is nothing to find)."""
+        names = [name for name in self.config.detectors if name != "known"]
+        built = [build_detector(name, self._detector_params(name)) for name in names]
+        known = KnownDetector(self.config.known_detector)
+        return [d for d in built if d.supports(self.config.lang)] + [known]
+
+    @cached_property
+    def known_side_(self) -> Mapping[str, tuple[Known, ...]] | None:
+        """The known identifiers of the side file by patient id (read once), if one is configured."""
+        side = self.config.known.side_file
+        return None if side is None else read_side_file(side, self.config.known)
+
+    def prepare(self, doc: Document) -> Document:
+        """``doc`` with its record's known identifiers in ``metadata["known"]`` (``[known]``)."""
+        return attach_known(doc, self.config.known, self.known_side_) if self.config.known else doc
 
     def _detector_params(self, name: str) -> dict[str, Any]:
         """The configured parameters of a detector, with ``high_recall`` switched on where it exists."""
@@ -62,11 +85,19 @@ class Pipeline:
         return check_random_state(self.config.seed)
 
     def detect(self, doc: Document) -> Document:
-        """Run every detector, merge overlaps, attach the spans."""
+        """Run every detector, apply the allow and deny lists, merge overlaps, attach the spans."""
+        doc = self.prepare(doc)
         lang_doc = (
             doc if "lang" in doc.metadata else doc.evolve(metadata={**doc.metadata, "lang": self.config.lang})
         )
-        found = [span for detector in self.detectors_ for span in detector.detect(lang_doc)]
+        view = NoteView(lang_doc)  # tokens once per document; detectors reuse each other's spans
+        found = [span for detector in self.detectors_ for span in view.spans_of(detector)]
+        lists = self.config.lists
+        extra = doc.metadata.get(DOCUMENT_LISTS)  # the lists of this document only (a service request's)
+        if isinstance(extra, TermLists):
+            lists = lists + extra
+        if lists:
+            found = apply_lists(doc.text, view.words, found, lists)
         return lang_doc.with_spans(merge_spans(doc.text, found))
 
     def substitute(self, doc: Document) -> Document:
@@ -76,9 +107,12 @@ class Pipeline:
     def run(self, doc: Document, *, disable: Iterable[str] = ()) -> Document:
         """Run the configured stages in order, skipping those named in ``disable``."""
         skip = set(disable)
+        doc = self.prepare(doc)
         for stage in self.config.stages:
             if stage not in skip:
                 doc = getattr(self, stage)(doc)
+        if any(key in doc.metadata for key in SECRET_METADATA):  # never in a document the pipeline returns
+            doc = doc.evolve(metadata={k: v for k, v in doc.metadata.items() if k not in SECRET_METADATA})
         return doc
 
     def run_many(self, docs: Iterable[Document], *, disable: Iterable[str] = ()) -> Iterator[Document]:

@@ -39,6 +39,8 @@ class Profile:
     epsilon: float | None = None
     epsilon_weights: Mapping[str, float] = field(default_factory=dict)
     checklist: str | None = None
+    #: the record fields mapped to known identifiers are never written out, even if the user asks
+    drop_known_fields: bool = False
 
 
 def _folder() -> Traversable:
@@ -86,4 +88,5 @@ def profile_from_mapping(name: str, data: Mapping[str, Any]) -> Profile:
         epsilon=None if pipeline.get("epsilon") is None else float(pipeline["epsilon"]),
         epsilon_weights=MappingProxyType(dict(data.get("epsilon_weights", {}))),
         checklist=about.get("checklist"),
+        drop_known_fields=bool(about.get("drop_known_fields", False)),
     )

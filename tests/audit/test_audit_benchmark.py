@@ -103,9 +103,9 @@ def test_a_saved_benchmark_loads_back_identical(bench: Benchmark, tmp_path: Path
 
 
 def test_sentence_substitution_is_skipped_with_a_reason_when_absent(monkeypatch: pytest.MonkeyPatch) -> None:
-    import anonymed.audit.protections as protections
+    import anonymed.methods.sentences as sentences  # where the methods layer checks what sentences need
 
-    monkeypatch.setattr(protections, "_SENTENCES", "anonymed.no_such_module")
+    monkeypatch.setattr(sentences, "MODULES", ("anonymed.no_such_module",))
     small = make_benchmark(BenchmarkConfig(patients=3, min_notes=1, max_notes=1, protections=("sentences",)))
     assert "sentences" not in small.copies
     assert "not available" in small.skipped["sentences"]

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from anonymed.cli.evaluate import app, load_predictions
+from anonymed.cli import evaluate_app as app
+from anonymed.cli.evaluate import load_predictions
 from anonymed.document import Span
 
 runner = CliRunner()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from anonymed.cli.evaluate import app
+from anonymed.cli import evaluate_app as app
 
 runner = CliRunner()
 

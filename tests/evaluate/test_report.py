@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from anonymed.cli.evaluate import app
+from anonymed.cli import evaluate_app as app
 from anonymed.document import Document
 from anonymed.errors import ConfigError
-from anonymed.evaluate import methods as methods_module
-from anonymed.evaluate.methods import ReplaceMethod, build_method, unavailable
+from anonymed.evaluate.methods import Detections, build_method
 from anonymed.evaluate.report_config import RESOURCES, from_mapping, load_config, resolve
+from anonymed.methods import sentences as sentences_module
 
 runner = CliRunner()
 
@@ -94,7 +94,7 @@ def tiny_config(tmp_path: Path) -> Path:
 
 def without_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make sentence substitution look absent (and keep the test from building a bank)."""
-    monkeypatch.setattr(methods_module, "SENTENCES_MODULE", "anonymed.obfuscate.no_such_module")
+    monkeypatch.setattr(sentences_module, "MODULES", ("anonymed.obfuscate.no_such_module",))
 
 
 def test_tiny_report_builds_every_section_and_file(
@@ -185,19 +185,20 @@ def test_bad_method_is_refused(spec: str) -> None:
 
 def test_missing_sentence_module_is_a_reason_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
     without_sentences(monkeypatch)
-    reason = unavailable(build_method("sentences"))
+    reason = build_method("sentences").unavailable()
     assert reason is not None and "not available" in reason
-    assert unavailable(build_method("hybrid:sentences")) == reason
-    assert unavailable(build_method("words:5")) is None
+    assert build_method("hybrid:sentences").unavailable() == reason
+    assert build_method("words:5").unavailable() is None
 
 
 def test_replace_detects_once_and_substitutes_per_seed() -> None:
     from anonymed.config import PipelineConfig
 
-    method = ReplaceMethod(PipelineConfig(operators={"DATE": "fake", "AGE": "fake"}))  # type: ignore[dict-item]
+    detections = Detections(PipelineConfig(operators={"DATE": "fake", "AGE": "fake"}))  # type: ignore[dict-item]
+    method = build_method("replace", detections=detections)
     doc = Document("d", "Seen by Dr John Smith on 12/03/2020.")
     first, again, other = (method.anonymize([doc], seed)[0] for seed in (1, 1, 2))
-    assert len(method._detected) == 1
+    assert len(detections._detected) == 1
     assert first.output == again.output
     assert first.spans == other.spans
     assert "John Smith" not in (first.output or "")

@@ -1,8 +1,9 @@
-"""Helpers of the FHIR tests: a stand-in for the known-identifier detector, output readers, leak search."""
+"""Helpers of the FHIR tests: a recorder of the known identifiers passed, output readers, leak search."""
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
@@ -20,27 +21,18 @@ SYNTHEA = Path(__file__).resolve().parents[1] / "fixtures" / "fhir" / "synthea"
 KEY = b"test-patient-key-0123456789"
 
 
-class KnownStandIn(Detector):
-    """Test double of the ``known`` detector of issue 17 (not on main yet): finds each value of
-    ``doc.metadata["known"]`` as a whole word, case-insensitively, and records what it was given."""
+class KnownRecorder(Detector):
+    """Records the known identifiers each Document of the text pass carries; finds nothing itself (the
+    pipeline's own ``known`` detector consumes them)."""
 
-    name = "known-standin"
+    name = "known-recorder"
 
     def __init__(self) -> None:
         self.seen: dict[str, list[dict[str, str]]] = {}
 
     def detect(self, doc: Document) -> list[Span]:
-        known = list(doc.metadata.get("known", []))
-        self.seen[doc.id] = known
-        spans = []
-        for item in known:
-            label, _, subtype = item["kind"].partition("/")
-            pattern = r"(?<!\w)" + re.escape(item["value"]) + r"(?!\w)"
-            for m in re.finditer(pattern, doc.text, re.I):
-                spans.append(
-                    Span.of(doc.text, m.start(), m.end(), label, source=self.name, subtype=subtype or None)
-                )
-        return spans
+        self.seen[doc.id] = list(doc.metadata.get("known", []))
+        return []
 
 
 def pipeline_with(config: PipelineConfig, extra: Detector | None) -> Pipeline:
@@ -58,13 +50,19 @@ def run_fhir(
     extra: Detector | None = None,
     config: PipelineConfig | None = None,
     profile: str | None = None,
+    withhold_known: bool = False,
     **options: Any,
 ) -> FhirDeidentifier:
-    """Run ``deid-fhir`` in process; returns the deidentifier (its ids, timeline and manifest)."""
+    """Run ``deid-fhir`` in process; returns the deidentifier (its ids, timeline and manifest). With
+    ``withhold_known``, the text pass's Documents carry no known identifiers (the text pipeline alone)."""
     cfg = (config or PipelineConfig()).replace(profile=profile)
     opts = FhirOptions(**options)
     run_config = cfg.replace(patient_key=run_key(opts.patient_key, opts.seed), seed=opts.seed)
     deidentifier = FhirDeidentifier(opts, cfg, pipeline_with(run_config, extra))
+    if withhold_known:
+        assert deidentifier.text is not None
+        run = deidentifier.text.run
+        deidentifier.text.run = lambda text, context: run(text, dataclasses.replace(context, known=()))  # type: ignore[method-assign]
     deidentifier.last = deidentifier.run(source, target)  # type: ignore[attr-defined]
     return deidentifier
 

@@ -25,11 +25,11 @@ from anonymed.config import PipelineConfig
 from anonymed.errors import OutputError
 from anonymed.io.registry import open_writer
 from anonymed.labels import Label
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, run_batch
-from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.shards import ReaderSpec
 
-FACTORY = PipelineFactory(PipelineConfig(seed=3, operators={Label.DATE: "fake", Label.AGE: "fake"}))
+METHOD = ReplaceConfig(PipelineConfig(seed=3, operators={Label.DATE: "fake", Label.AGE: "fake"}))
 #: output format -> output name
 OUTPUTS = {
     "jsonl": "out.jsonl",
@@ -147,7 +147,7 @@ def visible(folder: Path) -> list[str]:
 def run(corpus: Path, output: Path, fmt: str, workdir: Path | None) -> None:
     spec = ReaderSpec.of(corpus)
     writer = open_writer(output, fmt, like=spec.open())
-    run_batch(spec, writer, FACTORY, BatchOptions(shard_size=8, workdir=workdir))
+    run_batch(spec, writer, METHOD, BatchOptions(shard_size=8, workdir=workdir))
 
 
 @pytest.mark.parametrize("fmt", sorted(OUTPUTS))

@@ -15,8 +15,8 @@ import pytest
 
 from anonymed.config import PipelineConfig
 from anonymed.io.registry import open_writer
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, run_batch
-from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.shards import ReaderSpec
 
 #: the seeds of the kill points (which finished shard to wait for, then how long to wait more); CI runs
@@ -128,7 +128,7 @@ def test_a_run_removes_the_temporary_outputs_killed_runs_left(tmp_path: Path) ->
         path.write_text("partial", encoding="utf-8")
     spec = ReaderSpec.of(corpus)
     run_batch(
-        spec, open_writer(output, like=spec.open()), PipelineFactory(PipelineConfig(seed=1)), BatchOptions()
+        spec, open_writer(output, like=spec.open()), ReplaceConfig(PipelineConfig(seed=1)), BatchOptions()
     )
     assert [p.exists() for p in stale] == [False, False]
     assert [p.exists() for p in kept] == [True, True, True]

@@ -17,7 +17,7 @@ from anonymed.document import Document
 from anonymed.errors import AnonymedError
 from anonymed.io.base import ReadFailure, Record
 from anonymed.io.registry import open_reader
-from anonymed.runner.shards import ReaderSpec, plan_shards, read_shard
+from anonymed.runner.shards import ReaderSpec, plan_shards
 
 #: a name that must never appear in a failure reason (reasons carry offsets and names, never text)
 PLANTED = "Quackenbush"
@@ -77,7 +77,7 @@ def test_shards_of_any_bytes_give_exactly_the_whole_read(fmt: str, data: bytes, 
             return
         spec = ReaderSpec.of(path, fmt)
         plan = plan_shards(spec, size)
-        sharded = [record for shard in plan.shards for record in read_shard(spec.open(), shard)]
+        sharded = [record for shard in plan.shards for record in spec.open().read_shard(shard)]
         assert [_key(r) for r in sharded] == [_key(r) for r in whole]
         assert plan.documents == len(whole)
 

@@ -21,13 +21,13 @@ from anonymed.document import Document
 from anonymed.io.base import ReadFailure, Record
 from anonymed.io.registry import open_reader, open_writer
 from anonymed.labels import Label
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, run_batch
-from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.shards import ReaderSpec
 
 #: seeded, non-DP operators (OpenDP's noise cannot be seeded): outputs are reproducible
 CONFIG = PipelineConfig(seed=5, operators={Label.DATE: "fake", Label.AGE: "fake"})
-FACTORY = PipelineFactory(CONFIG)
+METHOD = ReplaceConfig(CONFIG)
 
 Records = list[tuple[str, str]]
 
@@ -117,7 +117,7 @@ def deid_and_read_back(
         source = build(root, records, broken)
         spec = ReaderSpec.of(source, fmt)
         writer = open_writer(root / name, fmt, like=spec.open())
-        summary = run_batch(spec, writer, FACTORY, BatchOptions(shard_size=size))
+        summary = run_batch(spec, writer, METHOD, BatchOptions(shard_size=size))
         given_in = list(spec.open())
         if fmt == "txt":  # failures of a folder are listed in its manifest, not as files
             back: list[Record] = [r for r in open_reader(root / name, "txt")]
@@ -196,7 +196,7 @@ def test_the_pipeline_processes_a_one_megabyte_note() -> None:
         "Electrocardiogram shows normal sinus rhythm. Plan: stress test, aspirin, follow-up as needed.\n"
     )
     copies = 1_000_000 // len(paragraph) + 1
-    doc = FACTORY.build()(Document("big", paragraph * copies))
+    doc = METHOD.build()(Document("big", paragraph * copies))
     assert len(doc.text) > 1_000_000 and len(doc.spans) >= 2 * copies
     assert "Helen Park" not in doc.result and "02/12/2020" not in doc.result
 

@@ -17,8 +17,8 @@ from anonymed.errors import ConfigError
 from anonymed.io.atomic import AtomicDir, AtomicFile
 from anonymed.io.registry import open_writer
 from anonymed.labels import Label
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, default_workdir, run_batch
-from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.shards import ReaderSpec
 from anonymed.service.settings import ServiceSettings, read_api_key
 
@@ -101,7 +101,7 @@ def test_the_work_folder_holds_no_key_and_is_owner_only(tmp_path: Path) -> None:
         patient_key=PATIENT_KEY, seed=1, operators={Label.DATE: "fake", Label.AGE: "fake"}
     )
     options = BatchOptions(shard_size=2, keep_workdir=True)
-    run_batch(spec, open_writer(output, like=spec.open()), PipelineFactory(config), options)
+    run_batch(spec, open_writer(output, like=spec.open()), ReplaceConfig(config), options)
     workdir = default_workdir(output)
     assert stat.S_IMODE(workdir.stat().st_mode) == 0o700
     shards = [p for p in files_under(workdir) if p.name.startswith("shard-")]
@@ -129,7 +129,7 @@ def test_outputs_are_created_owner_only(tmp_path: Path, fmt: str, name: str, mod
     corpus = write_corpus(tmp_path / "notes.jsonl")
     spec = ReaderSpec.of(corpus)
     target = tmp_path / name
-    run_batch(spec, open_writer(target, fmt), PipelineFactory(PipelineConfig(seed=1)), BatchOptions())
+    run_batch(spec, open_writer(target, fmt), ReplaceConfig(PipelineConfig(seed=1)), BatchOptions())
     assert stat.S_IMODE(target.stat().st_mode) == mode
 
 
@@ -143,7 +143,7 @@ def test_a_work_folder_others_can_write_to_is_refused(tmp_path: Path) -> None:
         run_batch(
             spec,
             open_writer(tmp_path / "out.jsonl", like=spec.open()),
-            PipelineFactory(PipelineConfig(seed=1)),
+            ReplaceConfig(PipelineConfig(seed=1)),
             BatchOptions(workdir=shared),
         )
     assert not (tmp_path / "out.jsonl").exists()
@@ -165,7 +165,7 @@ def test_the_api_key_is_not_in_settings_repr_or_errors(tmp_path: Path) -> None:
 def test_a_pipeline_config_does_not_show_its_patient_key() -> None:
     config = PipelineConfig(patient_key=PATIENT_KEY)
     assert PATIENT_KEY.decode() not in repr(config)
-    assert PATIENT_KEY.hex() not in PipelineFactory(config).fingerprint()
+    assert PATIENT_KEY.hex() not in ReplaceConfig(config).fingerprint()
 
 
 CRASHING = """

@@ -101,6 +101,26 @@ _param_names = st.sampled_from(
     ]
 )
 _note = st.one_of(texts, unicode_texts).map(lambda text: f"{text} Mr. Zebulon {PLANTED} {text}")
+#: the record's known identifiers and the lists, holding the planted name (good, malformed, oversized)
+_secret = st.one_of(st.just(PLANTED), st.just(PLANTED.lower()), st.just(PLANTED * 30), st.text(max_size=8))
+_known = st.lists(
+    st.fixed_dictionaries(
+        {"kind": st.sampled_from(["NAME/patient", "NAME/relative", "ID/mrn", "DATE/birth", "NAME/x", "X"])},
+        optional={"value": st.one_of(_secret, _json_scalar)},
+    ),
+    max_size=3,
+)
+_terms = st.lists(
+    st.fixed_dictionaries(
+        {"term": _secret},
+        optional={
+            "label": _labels,
+            "match": st.sampled_from(["word", "exact", "x"]),
+            "case": st.just("sensitive"),
+        },
+    ),
+    max_size=3,
+)
 
 deid_requests = st.fixed_dictionaries(
     {"text": _note},
@@ -118,6 +138,9 @@ deid_requests = st.fixed_dictionaries(
         "detectors": st.lists(st.sampled_from(["patterns", "lexicons", "tagger", "spacy", "x"]), max_size=2),
         "then": st.sampled_from(["words", "sentences", "x"]),
         "id": st.text(max_size=70),
+        "known": _known,
+        "allow": _terms,
+        "deny": _terms,
     },
 )
 

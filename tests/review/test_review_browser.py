@@ -17,7 +17,7 @@ from review_support import PLANTED, make_folder
 
 from anonymed.review.folder import ReviewFolder
 from anonymed.review.report import build_report
-from anonymed.review.server import ReviewSettings, create_review_app
+from anonymed.service.review import ReviewSettings, create_review_app
 
 CHROMIUM = Path(os.environ.get("ANONYMED_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "review"

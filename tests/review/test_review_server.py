@@ -12,7 +12,7 @@ from review_support import PLANTED, note_by_id
 from anonymed.errors import ConfigError
 from anonymed.review.decisions import ACTIONS, DecisionLog
 from anonymed.review.folder import ReviewFolder
-from anonymed.review.server import Action, ReviewSettings, allowed_hosts, create_review_app
+from anonymed.service.review import Action, ReviewSettings, allowed_hosts, create_review_app
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx.*", category=UserWarning)

@@ -15,9 +15,9 @@ from anonymed.config import PipelineConfig
 from anonymed.errors import InputError
 from anonymed.io.registry import open_writer
 from anonymed.labels import Label
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, BatchSummary, run_batch
 from anonymed.runner.dask import DaskExecutor
-from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.manifest import shard_file_name
 from anonymed.runner.process import ShardTask
 from anonymed.runner.shards import ReaderSpec, plan_shards
@@ -51,7 +51,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run(corpus: Path, output: Path, options: BatchOptions, config: PipelineConfig = CONFIG) -> BatchSummary:
     spec = ReaderSpec.of(corpus)
-    return run_batch(spec, open_writer(output, like=spec.open()), PipelineFactory(config), options)
+    return run_batch(spec, open_writer(output, like=spec.open()), ReplaceConfig(config), options)
 
 
 def test_two_workers_give_the_bytes_of_one_process(cluster: Client, corpus: Path, tmp_path: Path) -> None:
@@ -77,9 +77,9 @@ def test_output_does_not_depend_on_the_shard_size(corpus: Path, tmp_path: Path) 
 
 def test_models_load_once_per_worker(cluster: Client, corpus: Path, tmp_path: Path) -> None:
     spec = ReaderSpec.of(corpus)
-    factory = PipelineFactory(CONFIG.replace(seed=99))  # a fingerprint no worker has built yet
+    method = ReplaceConfig(CONFIG.replace(seed=99))  # a fingerprint no worker has built yet
     plan = plan_shards(spec, 3)
-    tasks = [ShardTask(factory, spec, s, tmp_path / shard_file_name(s.id)) for s in plan.shards]
+    tasks = [ShardTask(method, spec, s, tmp_path / shard_file_name(s.id)) for s in plan.shards]
     results = list(DaskExecutor(cluster)(tasks))
     assert sorted(r.index for r in results) == list(range(16))
     assert 1 <= sum(r.built for r in results) <= 2

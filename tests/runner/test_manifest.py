@@ -19,8 +19,8 @@ from anonymed.errors import ConfigError, OutputError
 from anonymed.io.base import ReadFailure
 from anonymed.io.registry import open_writer
 from anonymed.labels import Label
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, BatchSummary, default_workdir, run_batch
-from anonymed.runner.factories import PipelineFactory
 from anonymed.runner.manifest import MANIFEST, Manifest, ShardResult
 from anonymed.runner.shardfile import ShardFileWriter, file_digest, read_shard_file
 from anonymed.runner.shards import ReaderSpec
@@ -46,7 +46,7 @@ def write_corpus(path: Path, count: int = 40) -> Path:
 def run(corpus: Path, output: Path, size: int = 5) -> BatchSummary:
     spec = ReaderSpec.of(corpus)
     return run_batch(
-        spec, open_writer(output, like=spec.open()), PipelineFactory(CONFIG), BatchOptions(shard_size=size)
+        spec, open_writer(output, like=spec.open()), ReplaceConfig(CONFIG), BatchOptions(shard_size=size)
     )
 
 
@@ -56,7 +56,7 @@ from pathlib import Path
 from anonymed.config import PipelineConfig
 from anonymed.io.registry import open_writer
 from anonymed.runner.batch import BatchOptions, run_batch
-from anonymed.runner.factories import PipelineFactory
+from anonymed.methods import ReplaceConfig
 from anonymed.runner.shards import ReaderSpec
 from anonymed.labels import Label
 
@@ -66,9 +66,9 @@ def die_after_two(state):
 
 spec = ReaderSpec.of(Path(sys.argv[1]))
 seeded = {Label.DATE: "fake", Label.AGE: "fake"}
-factory = PipelineFactory(PipelineConfig(seed=11, detectors=("patterns",), operators=seeded))
+method = ReplaceConfig(PipelineConfig(seed=11, detectors=("patterns",), operators=seeded))
 writer = open_writer(Path(sys.argv[2]), like=spec.open())
-run_batch(spec, writer, factory, BatchOptions(shard_size=5), on_progress=die_after_two)
+run_batch(spec, writer, method, BatchOptions(shard_size=5), on_progress=die_after_two)
 """
 
 
@@ -146,7 +146,7 @@ def test_a_torn_or_garbled_manifest_is_not_trusted(
 def test_another_process_or_input_starts_afresh(killed: tuple[Path, Path], tmp_path: Path) -> None:
     output = copy_of_killed_run(killed, tmp_path)
     spec = ReaderSpec.of(killed[0])
-    other = PipelineFactory(CONFIG.replace(seed=12))
+    other = ReplaceConfig(CONFIG.replace(seed=12))
     summary = run_batch(spec, open_writer(output, like=spec.open()), other, BatchOptions(shard_size=5))
     assert summary.resumed == 0
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.io.base import Record
-from anonymed.runner.shards import ReaderSpec, plan_shards, read_shard
+from anonymed.runner.shards import ReaderSpec, plan_shards
 
 JSONL = (
     b'\xef\xbb\xbf{"id": "a", "text": "first, after a BOM"}\n'
@@ -52,7 +52,7 @@ PHYSIONET = (
 def whole_and_sharded(spec: ReaderSpec, size: int) -> tuple[list[Record], list[Record]]:
     """The records of a whole-input read, and of the plan's shards read one after the other."""
     plan = plan_shards(spec, size)
-    sharded = [record for shard in plan.shards for record in read_shard(spec.open(), shard)]
+    sharded = [record for shard in plan.shards for record in spec.open().read_shard(shard)]
     return list(spec.open()), sharded
 
 
@@ -126,12 +126,12 @@ def test_a_worker_reads_only_its_byte_range(tmp_path: Path) -> None:
     spec = ReaderSpec.of(path)
     plan = plan_shards(spec, 2)
     middle = plan.shards[1]
-    expected = list(read_shard(spec.open(), middle))
+    expected = list(spec.open().read_shard(middle))
     data = bytearray(path.read_bytes())  # wreck every byte outside the middle shard, keeping offsets
     data[: middle.start] = b"x" * middle.start
     data[middle.stop :] = b"y" * (len(data) - middle.stop)
     path.write_bytes(bytes(data))
-    assert list(read_shard(spec.open(), middle)) == expected
+    assert list(spec.open().read_shard(middle)) == expected
     assert [doc.id for doc in expected if isinstance(doc, Document)] == ["n2", "n3"]
 
 

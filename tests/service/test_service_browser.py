@@ -157,3 +157,33 @@ def test_server_errors_are_shown_to_the_user(page: sync_api.Page) -> None:
     page.click("#run")
     sync_api.expect(page.locator("#message")).to_contain_text("Error 422")
     sync_api.expect(page.locator("#message")).to_contain_text("degree of obfuscation")
+
+
+def test_the_record_s_known_identifiers_and_the_lists_are_used_and_not_downloaded(
+    page: sync_api.Page, tmp_path: Path
+) -> None:
+    page.fill("#note", "Discussed per quackenbush; Babinski sign negative; moved to CHU Nord.")
+    page.fill("#known", f"NAME/patient: {PLANTED}\nID/mrn: 4482913")
+    page.fill("#allow", "Babinski")
+    page.fill("#deny", "LOCATION/hospital: CHU Nord")
+    page.click("#run")
+    sync_api.expect(page.locator("#results")).to_be_visible()
+    marks = page.locator("#original mark.phi").all_text_contents()
+    assert "quackenbush" in marks and "CHU Nord" in marks and "Babinski" not in marks
+    assert "quackenbush" not in page.locator("#output").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "site.png"), full_page=True)
+    with page.expect_download() as download:
+        page.click("#download")
+    saved = tmp_path / "result.json"
+    download.value.save_as(saved)
+    content = saved.read_text(encoding="utf-8")
+    assert PLANTED not in content and "4482913" not in content
+    assert json.loads(content)["parameters"]["known"] == "2 identifiers (not saved)"
+
+
+def test_a_deny_line_without_a_label_is_refused_with_the_reason(page: sync_api.Page) -> None:
+    page.fill("#note", NOTE)
+    page.fill("#deny", "CHU Nord")
+    page.click("#run")
+    sync_api.expect(page.locator("#message")).to_contain_text("Error 422")
+    sync_api.expect(page.locator("#message")).to_contain_text("deny entry 1 has no label")

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from anonymed.dates.over89 import age_at
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.date_shift import DateShiftParams, patient_shift_days
 from anonymed.substitute.invariant import leaks
-from anonymed.substitute.over89 import age_at
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 

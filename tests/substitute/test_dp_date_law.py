@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
+from anonymed.dates.temporal import parse_temporal
 from anonymed.substitute import mechanisms
 from anonymed.substitute.dp_date_law import age_p_unchanged, gaps_p_unchanged, p_unchanged
-from anonymed.substitute.temporal import parse_temporal
 
 DRAWS = 40_000
 

@@ -15,9 +15,9 @@ from anonymed import Document, Pipeline, PipelineConfig, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute import fake as fake_module
-from anonymed.substitute.fake import FakeOperator, FakeParams
-from anonymed.substitute.fake_numbers import nir_key
+from anonymed.substitute.fake import operator as fake_module
+from anonymed.substitute.fake.numbers import nir_key
+from anonymed.substitute.fake.operator import FakeOperator, FakeParams
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.shape import mask
 from anonymed.substitute.stage import Substituter

@@ -2,33 +2,32 @@
 
 * ``removal``: the names a detector found become ``[NAME]`` (tag operator); the missed ones stay.
 * ``replacement``: the names found become Faker surrogates (fake operator); the missed ones stay.
-* ``words``: every word replaced by a random near neighbour (WordObfuscator, shipped space, N = 5).
-* ``sentences``: every sentence replaced by a near neighbour from a bank (``anonymed.obfuscate.sentences``).
+* ``words``: every word replaced by a random near neighbour (shipped space, N = 5).
+* ``sentences``: every sentence replaced by a near neighbour from the default bank (when installed).
 * ``hybrid``: replacement, then word substitution; ``hybrid-sentences``: replacement, then sentences.
 * ``none``: the corpus as written (a reference: what the attacks reach with nothing done).
 
-The detector is simulated with the gold spans: the same patients are missed by every detecting protection.
+Every protection is a method of ``anonymed.methods`` built with the benchmark's seed (the same outputs as
+the CLI with that seed). The detector is simulated with the gold spans: the same patients are missed by
+every detecting protection, whose methods only substitute (``stages=("substitute",)``).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
 from anonymed.labels import Label
+from anonymed.methods import HybridConfig, Method, MethodConfig, ReplaceConfig, SentencesConfig, WordsConfig
 from anonymed.obfuscate.tokenize import words
-from anonymed.pipeline import Pipeline
 
 PROTECTIONS = ("none", "removal", "replacement", "words", "sentences", "hybrid", "hybrid-sentences")
 #: protections whose first step is detect-and-remove/replace, so names it misses pass through
 DETECTING = frozenset({"removal", "replacement", "hybrid", "hybrid-sentences"})
-_SENTENCES = "anonymed.obfuscate.sentences"
-
-Transform = Callable[[list[Document]], list[Document]]
-BATCH = 64  # documents per sentence-substitution call (the encoder and faiss work in batches)
+BATCH = 64  # documents per call (sentence substitution batches its encoder and index calls)
 
 
 @dataclass(frozen=True)
@@ -46,53 +45,34 @@ def detected_spans(doc: Document, missed: frozenset[str]) -> Document:
     return doc.with_spans(keep)
 
 
-def _substituter(operator: str, seed: int) -> Transform:
-    config = PipelineConfig(seed=seed, operators={Label.NAME: operator}, stages=("substitute",))
-    pipeline = Pipeline(config)
-    return lambda docs: [pipeline.run(doc) for doc in docs]
-
-
-def _words(seed: int, n: int) -> Transform:
-    from anonymed.obfuscate.words import WordObfuscator
-
-    obfuscator = WordObfuscator(n=n, random_state=seed)
-    return lambda docs: [obfuscator.obfuscate_document(doc) for doc in docs]
-
-
-def sentence_obfuscator(seed: int) -> Transform | None:
-    """Sentence substitution with its default bank; None when ``anonymed.obfuscate.sentences`` is absent."""
-    try:
-        module = importlib.import_module(_SENTENCES)
-    except ImportError:
-        return None
-    factory = getattr(module, "SentenceObfuscator", None)
-    if factory is None:
-        return None
-    obfuscator = factory(random_state=seed)
-    return lambda docs: list(obfuscator.obfuscate_many(docs))
+def protection(name: str, seed: int, word_n: int = 5) -> MethodConfig:
+    """The method configuration of protection ``name`` (not ``none``) with ``seed``."""
+    operator = "tag" if name == "removal" else "fake"
+    pipeline = PipelineConfig(seed=seed, operators={Label.NAME: operator}, stages=("substitute",))
+    configs: dict[str, MethodConfig] = {
+        "removal": ReplaceConfig(pipeline),
+        "replacement": ReplaceConfig(pipeline),
+        "words": WordsConfig(n=str(word_n), seed=seed),
+        "sentences": SentencesConfig(seed=seed),
+        "hybrid": HybridConfig(pipeline, "words", n=str(word_n)),
+        "hybrid-sentences": HybridConfig(pipeline, "sentences"),
+    }
+    return configs[name]
 
 
 def protect(
     name: str, docs: Sequence[Document], missed: frozenset[str], *, seed: int, word_n: int = 5
 ) -> ProtectedCopy | None:
     """The copy of ``docs`` (with gold spans) protected by ``name``; None if that method is not available."""
-    steps: list[Transform] = []
-    if name in DETECTING:
-        steps.append(_substituter("tag" if name == "removal" else "fake", seed))
-    if name in ("words", "hybrid"):
-        steps.append(_words(seed, word_n))
-    if name in ("sentences", "hybrid-sentences"):
-        sentences = sentence_obfuscator(seed)
-        if sentences is None:
-            return None
-        steps.append(sentences)
+    config = protection(name, seed, word_n)
+    if config.unavailable() is not None:
+        return None
+    method: Method[Any] = config.build().load()
     texts: list[str] = []
     decoys: set[str] = set()
     for start in range(0, len(docs), BATCH):
         batch = [detected_spans(d, missed) if name in DETECTING else d for d in docs[start : start + BATCH]]
-        for step in steps:
-            batch = step(batch)
-        for doc in batch:
+        for doc in method.run_many(batch):
             decoys.update(t for r in doc.replacements if r.operator == "fake" for t in words(r.surrogate))
             texts.append(doc.result)
     return ProtectedCopy(name, tuple(texts), frozenset(decoys))

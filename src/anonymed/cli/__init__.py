@@ -10,6 +10,8 @@ from anonymed.cli import (
     deid,
     embed,
     evaluate,
+    evaluate_leaks,
+    evaluate_metrics,
     fhir,
     obfuscate,
     release,
@@ -26,11 +28,19 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,  # a traceback's local variables would print note text
 )
+#: ``anonymed evaluate``: detection (cli/evaluate.py); anonymity, utility, report (cli/evaluate_metrics.py);
+#: leaks (cli/evaluate_leaks.py)
+evaluate_app = typer.Typer(
+    help="Evaluate detection against gold annotations.", no_args_is_help=True, add_completion=False
+)
+evaluate.register(evaluate_app)
+evaluate_metrics.register(evaluate_app)
+evaluate_leaks.register(evaluate_app)
 deid.register(app)
 fhir.register(app)
 sql.register(app)
 serve.register(app)
-app.add_typer(evaluate.app, name="evaluate", help="Measure detection, anonymity and utility.")
+app.add_typer(evaluate_app, name="evaluate", help="Measure detection, anonymity and utility.")
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
 app.add_typer(obfuscate.app, name="obfuscate", help="Replace every word with a random near neighbour.")
 app.add_typer(bank.app, name="bank", help="Build sentence banks for sentence substitution.")

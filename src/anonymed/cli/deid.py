@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from anonymed.cli.common import console, handled_errors, out, print_substitution, progress_bar, quiet_logging
+from anonymed.cli.common import console, handled_errors, out, print_substitution, quiet_logging
 from anonymed.cli.scale import (
     SHARD_SIZE,
     SchedulerOpt,
@@ -22,16 +23,16 @@ from anonymed.cli.scale import (
     save_summary,
 )
 from anonymed.config import PipelineConfig
+from anonymed.detect.lists import read_lists
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.io.privacy_report import with_privacy_report
 from anonymed.io.registry import open_reader, open_writer
-from anonymed.labels import Label
-from anonymed.pipeline import Pipeline, substitution_report
+from anonymed.labels import Label, label_key
+from anonymed.methods import ReplaceConfig
+from anonymed.pipeline import substitution_report
 from anonymed.profiles import DEFAULT_PROFILE, profile_names
 from anonymed.runner.batch import BatchOptions
-from anonymed.runner.factories import PipelineFactory
-from anonymed.runner.local import RunSummary, run_corpus
 
 SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample" / "notes.jsonl"
 
@@ -51,6 +52,17 @@ HighRecallOpt = Annotated[
     bool, typer.Option("--high-recall", help="Lower thresholds and more context rules in every detector.")
 ]
 SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON here.")]
+AllowOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--allow-list", help="Terms never flagged (CSV term,label,match,case or .txt); repeatable."),
+]
+DenyOpt = Annotated[
+    list[Path] | None, typer.Option("--deny-list", help="Terms always flagged (CSV with labels); repeatable.")
+]
+KnownFieldOpt = Annotated[
+    list[str] | None,
+    typer.Option("--known-field", help="FIELD=KIND: a record field holding a known identifier; repeatable."),
+]
 ProfileOpt = Annotated[
     str | None,
     typer.Option(
@@ -65,11 +77,9 @@ def parse_operators(values: list[str] | None) -> dict[Label, str]:
     chosen: dict[Label, str] = {}
     for value in values or []:
         label, sep, name = value.partition("=")
-        if not sep or label.upper() not in Label.__members__:
-            raise ConfigError(
-                f"--operator expects LABEL=OPERATOR with LABEL in {[m.value for m in Label]}, got {value!r}"
-            )
-        chosen[Label(label.upper())] = name
+        if not sep:
+            raise ConfigError(f"--operator expects LABEL=OPERATOR, got {value!r}")
+        chosen[label_key(label, "--operator")] = name
     return chosen
 
 
@@ -103,9 +113,31 @@ def read_patient_key(path: Path | None) -> bytes | None:
     return key
 
 
+def parse_known_fields(values: list[str] | None) -> dict[str, str] | None:
+    """``["patient_name=NAME/patient"]`` -> {"patient_name": "NAME/patient"}; None when none is given."""
+    fields: dict[str, str] = {}
+    for value in values or []:
+        name, sep, kind = value.partition("=")
+        if not sep or not name.strip() or not kind.strip():
+            raise ConfigError(f"--known-field expects FIELD=KIND (patient_name=NAME/patient), got {value!r}")
+        fields[name.strip()] = kind.strip()
+    return fields or None
+
+
+def _site_overrides(base: PipelineConfig, overrides: dict[str, Any]) -> None:
+    """Lists and known fields given on the command line, added to the file's."""
+    allow, deny = overrides.pop("allow_lists", None) or [], overrides.pop("deny_lists", None) or []
+    if allow or deny:
+        overrides["lists"] = base.lists + read_lists(allow, deny)
+    fields = overrides.pop("known_fields", None)
+    if fields:
+        overrides["known"] = dataclasses.replace(base.known, fields={**base.known.fields, **fields})
+
+
 def build_config(config: Path | None, **overrides: Any) -> PipelineConfig:
     """Built-in defaults < the profile (``profile=`` or the file's) < the TOML file < command-line options."""
     base = PipelineConfig.from_toml(config) if config is not None else PipelineConfig()
+    _site_overrides(base, overrides)
     operators = overrides.pop("operators", None)
     if operators:
         overrides["operators"] = {**base.operators, **operators}
@@ -113,20 +145,6 @@ def build_config(config: Path | None, **overrides: Any) -> PipelineConfig:
     if detectors:
         overrides["detectors"] = tuple(d.strip() for d in detectors.split(",") if d.strip())
     return base.replace(**overrides)
-
-
-def run_with_progress(
-    reader: Any, writer: Any, process: Any, *, strict: bool, label: str, progress: bool
-) -> RunSummary:
-    """Run the corpus with a progress bar counting records and failures."""
-    with progress_bar(label, progress) as bar:
-        task = bar.add_task(label, total=None, failed=0)
-
-        def tick(summary: RunSummary) -> None:
-            bar.update(task, completed=summary.read, failed=summary.failed)
-
-        with writer:
-            return run_corpus(reader, writer, process, strict=strict, on_record=tick)
 
 
 def deid(
@@ -170,6 +188,9 @@ def deid(
         Path | None, typer.Option("--privacy-report", help="Write each document's privacy report (JSONL).")
     ] = None,
     high_recall: HighRecallOpt = False,
+    allow_list: AllowOpt = None,
+    deny_list: DenyOpt = None,
+    known_field: KnownFieldOpt = None,
 ) -> None:
     """Detect PHI and replace it with surrogates; one output record per input record, in order."""
     quiet_logging(verbose)
@@ -185,13 +206,16 @@ def deid(
             epsilon=epsilon,
             epsilon_weights=parse_weights(epsilon_weight),
             high_recall=high_recall or None,
+            allow_lists=allow_list,
+            deny_lists=deny_list,
+            known_fields=parse_known_fields(known_field),
         )
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         writer = with_privacy_report(open_writer(output, output_format, like=spec.open()), privacy_report)
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        factory, seeded = PipelineFactory(cfg), cfg.seed is not None
+        method, seeded = ReplaceConfig(cfg), cfg.seed is not None
         run = run_command(
-            spec, writer, factory, options, command="deid", output=output, progress=progress, seeded=seeded
+            spec, writer, method, options, command="deid", output=output, progress=progress, seeded=seeded
         )
         report = substitution_report(cfg, run.counters)
     print_substitution(report, report.get("checklist"))
@@ -216,16 +240,27 @@ def detect(
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
     high_recall: HighRecallOpt = False,
+    allow_list: AllowOpt = None,
+    deny_list: DenyOpt = None,
+    known_field: KnownFieldOpt = None,
 ) -> None:
     """Find PHI and write one JSON object per document: {"id", "spans": [{start, end, label, text}]}."""
     quiet_logging(verbose)
     with handled_errors():
-        cfg = build_config(config, lang=lang, detectors=detectors, high_recall=high_recall or None)
+        cfg = build_config(
+            config,
+            lang=lang,
+            detectors=detectors,
+            high_recall=high_recall or None,
+            allow_lists=allow_list,
+            deny_lists=deny_list,
+            known_fields=parse_known_fields(known_field),
+        )
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
-        factory = PipelineFactory(cfg, disable=("substitute",))
+        method = ReplaceConfig(cfg.replace(stages=("detect",)))
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         writer = open_writer(output, "spans")
-        run = run_command(spec, writer, factory, options, command="detect", output=output, progress=progress)
+        run = run_command(spec, writer, method, options, command="detect", output=output, progress=progress)
     save_summary(summary, run)
 
 
@@ -237,12 +272,10 @@ def demo(
     """Anonymize the bundled sample notes with a profile (the default one) and print each before and after."""
     name = profile or DEFAULT_PROFILE
     with handled_errors():
-        pipelines = {
-            lang: Pipeline(PipelineConfig(lang=lang, seed=seed, profile=name)) for lang in ("en", "fr")
-        }
-        results = [
-            pipelines[rec.lang].run(rec) for rec in open_reader(SAMPLE, "jsonl") if isinstance(rec, Document)
-        ]
+        configs = {lang: PipelineConfig(lang=lang, seed=seed, profile=name) for lang in ("en", "fr")}
+        methods = {lang: ReplaceConfig(config).build() for lang, config in configs.items()}
+        notes = [rec for rec in open_reader(SAMPLE, "jsonl") if isinstance(rec, Document)]
+        results = [methods[note.lang](note) for note in notes]
     if as_json:
         for doc in results:
             out.print_json(
@@ -255,7 +288,7 @@ def demo(
         table.add_column("after")
         table.add_row(doc.text, doc.result)
         out.print(table)
-    description = pipelines["en"].config.substitution.profile.description
+    description = configs["en"].substitution.profile.description
     console.print(f"profile: {name} ({description}); other profiles: --profile NAME, docs/profiles.md")
     console.print(f"sample: {SAMPLE}")
 

@@ -18,10 +18,6 @@ from anonymed.io.base import ReadFailure, Record
 from anonymed.io.registry import open_reader
 from anonymed.io.spans import SpansReader
 
-app = typer.Typer(
-    help="Evaluate detection against gold annotations.", no_args_is_help=True, add_completion=False
-)
-
 
 def load_predictions(path: Path) -> tuple[list[tuple[str, tuple[Span, ...]]], list[ReadFailure]]:
     """(document id, predicted spans) records in file order, and the records that failed."""
@@ -119,7 +115,6 @@ def _print_failures(kind: str, failures: list[ReadFailure], shown: int = 10) -> 
         console.print(f"... and {len(failures) - shown} more {kind} failures")
 
 
-@app.command("detection")
 def detection(
     predicted: PredictedArg, gold: GoldOpt, gold_format: GoldFormatOpt = None, output: OutputOpt = None
 ) -> None:
@@ -146,9 +141,7 @@ def detection(
         console.print(f"report: {output}")
 
 
-from anonymed.cli import evaluate_metrics  # noqa: E402  (adds anonymity, retention, ..., report)
 
-evaluate_metrics.register(app)
-from anonymed.cli import evaluate_leaks  # noqa: E402  (adds leaks)
-
-evaluate_leaks.register(app)
+def register(app: typer.Typer) -> None:
+    """Add the command of this module to the ``anonymed evaluate`` app."""
+    app.command("detection")(detection)

@@ -50,11 +50,11 @@ def _paired(gold: list[Document], anonymized: Path, fmt: str | None) -> list[tup
 
 
 def _methods(specs: Sequence[str] | None) -> list[Any]:
-    from anonymed.evaluate.methods import build_method, unavailable
+    from anonymed.evaluate.methods import build_method
 
     methods = [build_method(spec) for spec in (specs or ())]
     for method in methods:
-        reason = unavailable(method)
+        reason = method.unavailable()
         if reason is not None:
             raise ConfigError(reason)
     return methods

@@ -20,9 +20,8 @@ from anonymed.cli.scale import (
     save_summary,
 )
 from anonymed.io.registry import open_writer
-from anonymed.obfuscate.words import WordObfuscator
+from anonymed.methods import WordsConfig, build_method
 from anonymed.runner.batch import BatchOptions
-from anonymed.runner.factories import WordsFactory
 
 app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution.", no_args_is_help=True)
 
@@ -75,16 +74,15 @@ def words(
     """Replace every word with a random one of its N nearest neighbours; numbers with random digits."""
     quiet_logging(verbose)
     with handled_errors():
-        obfuscator = WordObfuscator(space, n=n, random_state=seed, paper_preprocessing=paper_preprocessing)
-        obfuscator.loaded_space()  # a bad space or N fails here, before any worker starts
-        factory = WordsFactory(space, n, seed, paper_preprocessing)
+        method = WordsConfig(space, n, seed, paper_preprocessing)
+        build_method(method)  # a bad space or N fails here, before any worker starts
         spec = reader_spec(input, input_format, text_field, id_field, lang)
         writer = open_writer(output, output_format, like=spec.open())
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         result = run_command(
             spec,
             writer,
-            factory,
+            method,
             options,
             command="obfuscate words",
             output=output,
@@ -98,4 +96,4 @@ def words(
         f"{rate:,.0f} tokens/s"
     )
     tokens = {"tokens": counts["tokens"], "unseen": counts["unseen"], "numbers": counts["numbers"]}
-    save_summary(summary, result, {**tokens, "n": str(obfuscator.degree), "seeded": seed is not None})
+    save_summary(summary, result, {**tokens, "n": method.n, "seeded": seed is not None})

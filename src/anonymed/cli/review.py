@@ -91,9 +91,9 @@ def serve(
     """Serve the review page for a folder; the API key, if any, comes from $ANONYMED_API_KEY(_FILE)."""
     import uvicorn
 
-    from anonymed.cli.serve import LOG_LEVELS, _is_loopback, service_logging
-    from anonymed.review.server import ReviewSettings, allowed_hosts, create_review_app
+    from anonymed.cli.serve import LOG_LEVELS, is_loopback, service_logging
     from anonymed.service import read_api_key
+    from anonymed.service.review import ReviewSettings, allowed_hosts, create_review_app
 
     with handled_errors():
         if log_level.lower() not in LOG_LEVELS:
@@ -101,7 +101,7 @@ def serve(
         hosts = allowed_hosts(host, allowed_host or ())
         settings = ReviewSettings(folder, read_api_key(), max_body_bytes, hosts)
         review_app = create_review_app(settings)
-    if settings.api_key is None and not _is_loopback(host):
+    if settings.api_key is None and not is_loopback(host):
         console.print(
             f"[yellow]warning:[/yellow] serving notes on {host} without an API key: anyone who can reach it "
             "can read them. Set ANONYMED_API_KEY or ANONYMED_API_KEY_FILE."

@@ -10,8 +10,8 @@ import typer
 
 from anonymed.cli.common import console, print_summary, progress_bar, write_json
 from anonymed.io.base import Writer
+from anonymed.methods import MethodConfig
 from anonymed.runner.batch import DEFAULT_SHARD_SIZE, BatchOptions, BatchProgress, BatchSummary, run_batch
-from anonymed.runner.process import ProcessFactory
 from anonymed.runner.shards import ReaderSpec
 
 WorkersOpt = Annotated[
@@ -53,7 +53,7 @@ def reader_spec(
 def run_sharded(
     spec: ReaderSpec,
     writer: Writer,
-    factory: ProcessFactory,
+    method: MethodConfig,
     options: BatchOptions,
     *,
     label: str,
@@ -66,7 +66,7 @@ def run_sharded(
         def tick(state: BatchProgress) -> None:
             bar.update(task, completed=state.shards_done, total=state.shards_total, failed=state.failed)
 
-        return run_batch(spec, writer, factory, options, on_progress=tick)
+        return run_batch(spec, writer, method, options, on_progress=tick)
 
 
 def print_throughput(summary: BatchSummary) -> None:
@@ -81,7 +81,7 @@ def print_throughput(summary: BatchSummary) -> None:
 def run_command(
     spec: ReaderSpec,
     writer: Writer,
-    factory: ProcessFactory,
+    method: MethodConfig,
     options: BatchOptions,
     *,
     command: str,
@@ -90,7 +90,7 @@ def run_command(
     seeded: bool = False,
 ) -> BatchSummary:
     """Run ``anonymed COMMAND`` to ``output`` with a progress bar, then print its summary and throughput."""
-    result = run_sharded(spec, writer, factory, options, label=command.split()[-1], progress=progress)
+    result = run_sharded(spec, writer, method, options, label=command.split()[-1], progress=progress)
     print_summary(result, title=f"anonymed {command} -> {output}", seeded=seeded)
     print_throughput(result)
     return result

@@ -3,6 +3,7 @@ detect-and-replace followed by word or sentence substitution (registered on the 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Annotated
 
@@ -20,10 +21,8 @@ from anonymed.cli.scale import (
     save_summary,
 )
 from anonymed.io.registry import open_writer
-from anonymed.obfuscate.hybrid import HybridConfig, HybridObfuscator
-from anonymed.obfuscate.sentences import SentenceObfuscator
+from anonymed.methods import HybridConfig, SentencesConfig, build_method
 from anonymed.runner.batch import BatchOptions, BatchSummary
-from anonymed.runner.factories import HybridFactory, SentencesFactory
 
 InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
 OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")]
@@ -66,15 +65,15 @@ def sentences(
     """Replace every sentence with a random one of its k nearest bank sentences (never an identical one)."""
     quiet_logging(verbose)
     with handled_errors():
-        SentenceObfuscator(bank, k=k).loaded_bank()  # a bad bank or k fails here, before any worker starts
-        factory = SentencesFactory(bank, k, seed)
+        method = SentencesConfig(bank, k, seed)
+        build_method(method)  # a bad bank or k fails here, before any worker starts
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         spec = reader_spec(input, input_format, text_field, id_field, lang)
         writer = open_writer(output, output_format, like=spec.open())
         result = run_command(
             spec,
             writer,
-            factory,
+            method,
             options,
             command="obfuscate sentences",
             output=output,
@@ -119,26 +118,23 @@ def hybrid(
             if config
             else HybridConfig.from_mapping({}, **overrides)
         )
-        pipeline = chosen.pipeline.replace(seed=seed, lang=lang)
-        HybridObfuscator(
-            HybridConfig(pipeline, chosen.then, chosen.k, chosen.n, chosen.bank, chosen.space)
-        ).load()
-        factory = HybridFactory(pipeline, chosen.then, chosen.k, chosen.n, chosen.bank, chosen.space)
+        method = dataclasses.replace(chosen, pipeline=chosen.pipeline.replace(seed=seed, lang=lang))
+        build_method(method)  # a bad configuration, bank or space fails here, before any worker starts
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        spec = reader_spec(input, input_format, text_field, id_field, pipeline.lang)
+        spec = reader_spec(input, input_format, text_field, id_field, method.pipeline.lang)
         writer = open_writer(output, output_format, like=spec.open())
-        seeded = pipeline.seed is not None
+        seeded = method.seed is not None
         result = run_command(
             spec,
             writer,
-            factory,
+            method,
             options,
             command="obfuscate hybrid",
             output=output,
             progress=progress,
             seeded=seeded,
         )
-    _present(result, summary, {"then": chosen.then, "seeded": seeded})
+    _present(result, summary, {"then": method.then, "seeded": seeded})
 
 
 def _present(result: BatchSummary, summary: Path | None, extra: dict[str, object]) -> None:

@@ -17,7 +17,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 ISOLATION_ENV = "ANONYMED_ISOLATION"
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:
@@ -91,7 +91,7 @@ def serve(
             api_key=read_api_key(),
             cors_origins=tuple(cors_origin or ()),
         )
-    if settings.api_key is None and not _is_loopback(host):
+    if settings.api_key is None and not is_loopback(host):
         console.print(
             f"[yellow]warning:[/yellow] serving on {host} without an API key: anyone who can reach it can "
             "use it. Set ANONYMED_API_KEY or ANONYMED_API_KEY_FILE."

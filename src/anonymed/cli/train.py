@@ -36,6 +36,13 @@ SeedOpt = Annotated[
     int, typer.Option("--seed", help="Seed of the synthetic notes (the shipped model uses 0).")
 ]
 ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")]
+FamilyOpt = Annotated[
+    str,
+    typer.Option(
+        "--family", help="crf (shipped), cnn (needs torch) or ensemble of both; see docs/detection.md."
+    ),
+]
+CnnWeightOpt = Annotated[float, typer.Option("--cnn-weight", help="The CNN's weight in an ensemble.")]
 
 
 @app.callback()
@@ -52,9 +59,11 @@ def recognizer(
     wikiann_sentences: WikiOpt = RecognizerRecipe.wikiann_sentences,
     iterations: IterOpt = TrainingParams.max_iterations,
     seed: SeedOpt = RecognizerRecipe.seed,
+    family: FamilyOpt = "crf",
+    cnn_weight: CnnWeightOpt = 0.3,
     progress: ProgressOpt = True,
 ) -> None:
-    """Train the CRF PHI tagger; with the defaults this reproduces the model shipped with anonymed."""
+    """Train the PHI tagger; with the defaults this reproduces the CRF shipped with anonymed."""
     with handled_errors():
         recipe = RecognizerRecipe(
             lang,
@@ -80,6 +89,8 @@ def recognizer(
             train_recognizer(
                 recipe,
                 target,
+                family=family,
+                cnn_weight=cnn_weight,
                 on_document=lambda: bar.advance(features),
                 on_iteration=lambda n: bar.update(fitting, completed=min(n, iterations)),
             )

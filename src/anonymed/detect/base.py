@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from anonymed.document import Document, Span
+
+if TYPE_CHECKING:
+    from anonymed.detect.view import NoteView
 
 
 @dataclass(frozen=True)
@@ -32,3 +35,8 @@ class Detector(ABC):
     @abstractmethod
     def detect(self, doc: Document) -> list[Span]:
         """Spans found in ``doc.text``, with ``source`` set to this detector's name."""
+
+    def detect_view(self, view: NoteView) -> list[Span]:
+        """Spans found in ``view.doc``; detectors that use the view's shared tokens or the spans of
+        other detectors override this (and make ``detect`` build a view of its own)."""
+        return self.detect(view.doc)

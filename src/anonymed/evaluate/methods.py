@@ -1,168 +1,111 @@
 """The methods an evaluation compares, by name: ``replace``, ``words:N``, ``hybrid:N``, ``sentences[:K]``.
 
-* ``replace``: the detect-and-replace pipeline (``Pipeline``) with the report's ``[pipeline]`` settings.
-* ``words:N``: word substitution (``WordObfuscator``), N = 5 or a range such as 3-14.
+* ``replace``: detect-and-replace with the report's ``[pipeline]`` settings.
+* ``words:N``: word substitution, N = 5 or a range such as 3-14.
 * ``hybrid:N``: detect-and-replace, then word substitution of the result (``hybrid:sentences``: then
   sentence substitution).
-* ``sentences[:K]``: sentence substitution, when ``anonymed.obfuscate.sentences`` is installed (imported
-  lazily; otherwise the method is reported as unavailable and skipped).
+* ``sentences[:K]``: sentence substitution, when its extra is installed (otherwise the method is reported
+  as unavailable and skipped).
 
-A method anonymizes a list of documents with a seed (None: secure randomness); detect-and-replace detects
-each document once and reuses the spans for every seed (detection is deterministic).
+Each name becomes a configuration of ``anonymed.methods`` (the one way to build a method, with its seed
+rule), so a seeded report gives the outputs of the CLI and the service. A method anonymizes a list of
+documents with a seed (None: secure randomness); detect-and-replace detects each document once and reuses
+the spans for every seed (detection is deterministic).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
 from anonymed.errors import ConfigError
-from anonymed.pipeline import Pipeline
+from anonymed.methods import (
+    HybridConfig,
+    HybridMethod,
+    Method,
+    MethodConfig,
+    ReplaceConfig,
+    ReplaceMethod,
+    SentencesConfig,
+    WordsConfig,
+)
 
 Tick = Callable[[int], None]
 KINDS = ("replace", "words", "hybrid", "sentences")
-SENTENCES_MODULE = "anonymed.obfuscate.sentences"  # imported when first used
-BATCH = 64  # documents per sentence-substitution call (the encoder and index work in batches)
+BATCH = 64  # documents per call (sentence substitution batches its encoder and index calls)
 
 
-class Method(Protocol):
-    """Something that anonymizes documents (``output`` set; ``spans`` too for detect-and-replace)."""
+class Detections:
+    """Spans detected once per document with one pipeline configuration, shared by replace and hybrid."""
 
-    name: str
-    kind: str
-    degree: str | None
+    def __init__(self, pipeline: PipelineConfig | None = None) -> None:
+        self.pipeline = pipeline or PipelineConfig()
+        self._detector: ReplaceMethod | None = None
+        self._detected: dict[str, Document] = {}
 
-    def anonymize(
-        self, docs: Sequence[Document], seed: int | None, tick: Tick | None = None
-    ) -> list[Document]:
-        """The documents with ``output`` set, in the same order."""
-        ...
-
-
-class MethodUnavailable(ConfigError):
-    """A configured method cannot run in this installation; the report skips it with this reason."""
-
-
-@dataclass
-class ReplaceMethod:
-    """Detect-and-replace with one pipeline configuration; spans are cached by document id."""
-
-    config: PipelineConfig = field(default_factory=PipelineConfig)
-    name: str = "replace"
-    kind: str = "replace"
-    degree: str | None = None
-    _detected: dict[str, Document] = field(default_factory=dict, repr=False)
-    _detector: Pipeline | None = field(default=None, repr=False)
-
-    def detect(self, doc: Document) -> Document:
-        """The document with its detected spans (computed once per id)."""
+    def __call__(self, doc: Document) -> Document:
+        """The document with its detected spans (computed once per id and text)."""
         key = f"{doc.id}\x00{hash(doc.text)}"
         if key not in self._detected:
             if self._detector is None:
-                self._detector = Pipeline(self.config)
+                self._detector = ReplaceConfig(self.pipeline).build()
             self._detected[key] = self._detector.detect(doc)
         return self._detected[key]
 
-    def anonymize(
-        self, docs: Sequence[Document], seed: int | None, tick: Tick | None = None
-    ) -> list[Document]:
-        """Detect (cached), then substitute with a stream derived from ``seed``."""
-        pipeline = Pipeline(self.config.replace(seed=seed))
-        done = []
-        for doc in docs:
-            done.append(pipeline.substitute(self.detect(doc)))
-            if tick is not None:
-                tick(1)
-        return done
-
 
 @dataclass
-class WordsMethod:
-    """Word substitution of each document's current text with degree N."""
+class EvaluatedMethod:
+    """One compared method: its report name, kind and degree, and its ``anonymed.methods`` configuration."""
 
-    n: str = "5"
-    space: Path | None = None
-    name: str = "words"
-    kind: str = "words"
+    config: MethodConfig
+    name: str
     degree: str | None = None
+    detections: Detections | None = None
+    _built: Method[Any] | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        from anonymed.obfuscate.words import Degree
+    @property
+    def kind(self) -> str:
+        """replace, words, hybrid or sentences."""
+        return self.config.kind
 
-        self.degree = str(Degree.parse(self.n))
+    def unavailable(self) -> str | None:
+        """Why this method cannot run in this installation, or None when it can."""
+        return self.config.unavailable()
 
     def anonymize(
         self, docs: Sequence[Document], seed: int | None, tick: Tick | None = None
     ) -> list[Document]:
-        """Every word of every document replaced by one of its N nearest neighbours."""
-        from anonymed.obfuscate.words import WordObfuscator
-
-        obfuscator = WordObfuscator(self.space, n=self.n, random_state=seed)
-        done = []
-        for doc in docs:
-            done.append(obfuscator.obfuscate_document(doc))
-            if tick is not None:
-                tick(1)
-        return done
-
-
-@dataclass
-class HybridMethod:
-    """Detect-and-replace, then word (or sentence) substitution of the surrogate text."""
-
-    replace: ReplaceMethod
-    then: Method
-    name: str = "hybrid"
-    kind: str = "hybrid"
-    degree: str | None = None
-
-    def anonymize(
-        self, docs: Sequence[Document], seed: int | None, tick: Tick | None = None
-    ) -> list[Document]:
-        """Replace, then obfuscate words (the spans of the first step are kept for detection scores)."""
-        replaced = self.replace.anonymize(docs, seed)
-        return self.then.anonymize(replaced, None if seed is None else seed + 7919, tick)
-
-
-@dataclass
-class SentencesMethod:
-    """Sentence substitution through ``anonymed.obfuscate.sentences`` (imported when first used)."""
-
-    params: Mapping[str, Any] = field(default_factory=dict)
-    name: str = "sentences"
-    kind: str = "sentences"
-    degree: str | None = None
-
-    def factory(self) -> Any:
-        """The module's obfuscator class, or ``MethodUnavailable`` with the reason."""
-        try:
-            module = importlib.import_module(SENTENCES_MODULE)
-        except ImportError as exc:
-            raise MethodUnavailable(
-                f"sentence substitution is not available in this build ({type(exc).__name__})"
-            ) from None
-        cls = getattr(module, "SentenceObfuscator", None)
-        if cls is None:
-            raise MethodUnavailable(f"{SENTENCES_MODULE} has no SentenceObfuscator")
-        return cls
-
-    def anonymize(
-        self, docs: Sequence[Document], seed: int | None, tick: Tick | None = None
-    ) -> list[Document]:
-        """Every sentence replaced by a near neighbour from the sentence bank."""
-        obfuscator = self.factory()(random_state=seed, **dict(self.params))
+        """The documents with ``output`` set (``spans`` too after detect-and-replace), in the same order."""
+        if self._built is None:
+            self._built = self.config.build().load()
+        method = self._built.reseeded(seed)
         done: list[Document] = []
         for start in range(0, len(docs), BATCH):
             batch = docs[start : start + BATCH]
-            done.extend(obfuscator.obfuscate_many(batch))
+            done.extend(self._run(method, batch))
             if tick is not None:
                 tick(len(batch))
         return done
+
+    def _run(self, method: Method[Any], docs: Sequence[Document]) -> list[Document]:
+        """Detect-and-replace substitutes the cached detections; the other methods run as they are."""
+        if self.detections is None:
+            return method.run_many(docs)
+        detected = [self.detections(doc) for doc in docs]
+        if isinstance(method, ReplaceMethod):
+            return [method.substitute(doc) for doc in detected]
+        assert isinstance(method, HybridMethod)
+        return method.second.run_many([method.first.substitute(doc) for doc in detected])
+
+
+def _sentences(options: Mapping[str, Any], param: str, spec: str) -> SentencesConfig:
+    if param and not param.isdigit():
+        raise ConfigError(f"sentences:K needs an integer K, got {spec!r}")
+    return SentencesConfig.from_options({**options, **({"k": int(param)} if param else {})})
 
 
 def build_method(
@@ -171,39 +114,25 @@ def build_method(
     pipeline: PipelineConfig | None = None,
     space: Path | None = None,
     sentences: Mapping[str, Any] | None = None,
-    replace: ReplaceMethod | None = None,
-) -> Method:
-    """A method from ``kind[:param]`` (see the module docstring); ``replace`` shares a detection cache."""
+    detections: Detections | None = None,
+) -> EvaluatedMethod:
+    """A method from ``kind[:param]`` (see the module docstring); ``detections`` shares a detection cache."""
     kind, _, param = spec.strip().partition(":")
-    shared = replace if replace is not None else ReplaceMethod(pipeline or PipelineConfig())
+    shared = detections if detections is not None else Detections(pipeline)
     if kind == "replace" and not param:
-        return shared
+        return EvaluatedMethod(ReplaceConfig(shared.pipeline), "replace", detections=shared)
     if kind == "words":
-        return WordsMethod(param or "5", space, name=f"words-{param or '5'}")
+        words = WordsConfig(space, param or "5")
+        return EvaluatedMethod(words, f"words-{param or '5'}", words.n)
     if kind == "hybrid" and param == "sentences":
-        then = SentencesMethod(dict(sentences or {}))
-        return HybridMethod(shared, then, name="hybrid-sentences")
+        second = SentencesConfig.from_options(sentences or {})
+        config = HybridConfig(shared.pipeline, "sentences", k=second.k, bank=second.bank)
+        return EvaluatedMethod(config, "hybrid-sentences", detections=shared)
     if kind == "hybrid":
-        words = WordsMethod(param or "5", space)
-        return HybridMethod(shared, words, name=f"hybrid-{param or '5'}", degree=words.degree)
+        words = WordsConfig(space, param or "5")
+        config = HybridConfig(shared.pipeline, "words", n=words.n, space=space)
+        return EvaluatedMethod(config, f"hybrid-{param or '5'}", words.n, shared)
     if kind == "sentences":
-        options = dict(sentences or {})
-        if param:
-            if not param.isdigit():
-                raise ConfigError(f"sentences:K needs an integer K, got {spec!r}")
-            options["k"] = int(param)
-        return SentencesMethod(
-            options, name=f"sentences-{param}" if param else "sentences", degree=param or None
-        )
+        config_s = _sentences(sentences or {}, param, spec)
+        return EvaluatedMethod(config_s, f"sentences-{param}" if param else "sentences", param or None)
     raise ConfigError(f"unknown method {spec!r}; expected one of {KINDS} (words:N, hybrid:N, sentences[:K])")
-
-
-def unavailable(method: Method) -> str | None:
-    """Why ``method`` cannot run in this installation, or None when it can."""
-    inner = method.then if isinstance(method, HybridMethod) else method
-    if isinstance(inner, SentencesMethod):
-        try:
-            inner.factory()
-        except MethodUnavailable as exc:
-            return str(exc)
-    return None

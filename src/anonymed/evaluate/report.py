@@ -14,10 +14,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from anonymed import __version__
 from anonymed.document import Document
 from anonymed.errors import ConfigError, OutputError, ResourceError
 from anonymed.evaluate.anonymity import evaluate_anonymity
@@ -25,7 +25,7 @@ from anonymed.evaluate.classifier import load_classifier
 from anonymed.evaluate.detection import evaluate_detection
 from anonymed.evaluate.extrinsic import evaluate_extrinsic
 from anonymed.evaluate.intrinsic import evaluate_corpus, load_benchmarks, summarise_runs
-from anonymed.evaluate.methods import Method, ReplaceMethod, build_method, unavailable
+from anonymed.evaluate.methods import Detections, EvaluatedMethod, build_method
 from anonymed.evaluate.mtsamples import load_task
 from anonymed.evaluate.report_config import ReportConfig
 from anonymed.evaluate.retention import evaluate_retention
@@ -56,18 +56,18 @@ class Evaluation:
         self.progress = progress
         self.notes: list[str] = []
         self.timings: dict[str, float] = {}
-        self.shared = ReplaceMethod(config.pipeline)
+        self.detections = Detections(config.pipeline)
         self.methods = self._methods(config.methods)
         self._mtsamples: list[Document] | None = None
         self._anonymized: dict[str, list[str]] = {}
 
-    def _methods(self, specs: Sequence[str]) -> list[Method]:
-        methods: list[Method] = []
+    def _methods(self, specs: Sequence[str]) -> list[EvaluatedMethod]:
+        methods: list[EvaluatedMethod] = []
         for spec in specs:
             method = build_method(
-                spec, space=self.config.space, sentences=self.config.sentences, replace=self.shared
+                spec, space=self.config.space, sentences=self.config.sentences, detections=self.detections
             )
-            reason = unavailable(method)
+            reason = method.unavailable()
             if reason is None:
                 methods.append(method)
             else:
@@ -138,7 +138,7 @@ class Evaluation:
                 raise ResourceError("the MTSamples corpus holds no note")
         return self._mtsamples
 
-    def anonymized(self, method: Method) -> list[str]:
+    def anonymized(self, method: EvaluatedMethod) -> list[str]:
         """The method's anonymization of every MTSamples note with the report's seed (computed once)."""
         if method.name not in self._anonymized:
             notes = self.mtsamples()
@@ -191,7 +191,8 @@ class Evaluation:
         benchmarks = load_benchmarks(section.benchmarks)
         methods = self._methods(section.methods)
         texts = [n.text for n in self.mtsamples()]
-        settings: list[tuple[str, Method | None]] = [("original", None), *((m.name, m) for m in methods)]
+        settings: list[tuple[str, EvaluatedMethod | None]] = [("original", None)]
+        settings.extend((m.name, m) for m in methods)
         stage = _Stage(self.progress, "intrinsic (embeddings)", section.runs * len(settings))
         results = {}
         for name, method in settings:
@@ -210,14 +211,14 @@ class Evaluation:
             "settings": results,
         }
 
-    def _intrinsic_corpus(self, method: Method, run: int, seed: int) -> list[str]:
+    def _intrinsic_corpus(self, method: EvaluatedMethod, run: int, seed: int) -> list[str]:
         if run == 0:
             return self.anonymized(method)
         return [d.result for d in method.anonymize(self.mtsamples(), seed)]
 
 
 def _versions() -> dict[str, str]:
-    versions = {"anonymed": __version__, "python": platform.python_version()}
+    versions = {"anonymed": metadata.version("anonymed"), "python": platform.python_version()}
     for name in ("numpy", "sklearn", "gensim", "rapidfuzz", "matplotlib"):
         try:
             module = __import__(name)

@@ -11,7 +11,6 @@ with ``resource:`` names a file shipped with anonymed.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from anonymed.evaluate.extrinsic import ExtrinsicParams
 from anonymed.evaluate.intrinsic import BENCHMARKS, EmbeddingParams
 from anonymed.evaluate.mtsamples import TaskParams
 from anonymed.evaluate.retention import RetentionParams
+from anonymed.tomlfile import read_toml
 
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 DEFAULT_METHODS = (
@@ -197,8 +197,4 @@ def from_mapping(data: Mapping[str, Any]) -> ReportConfig:
 
 def load_config(path: Path) -> ReportConfig:
     """Read a report configuration file."""
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read report configuration {str(path)!r}: {exc}") from None
-    return from_mapping(data)
+    return from_mapping(read_toml(path, "report configuration"))

@@ -12,7 +12,7 @@ The run key (``run_key``) is the patient key when given, else derived from the s
 rule (reproducible by anyone with the seed), else a secret drawn once per run: in every case one key for
 the run, so the notes (the value streams), the structured dates and the pseudonyms of a patient agree.
 
-As in the notes (``anonymed.substitute.over89``), a date indicative of an age over 89 (90 years or more
+As in the notes (``anonymed.dates.over89``), a date indicative of an age over 89 (90 years or more
 before the reference day ``as_of``), before or after its move, is not written (``over89``).
 """
 
@@ -23,9 +23,9 @@ import re
 import secrets
 from typing import Final
 
+from anonymed.dates.over89 import AGE_CATEGORY, age_at
 from anonymed.randomness import check_random_state
 from anonymed.substitute.date_shift import DateShiftParams, patient_shift_days
-from anonymed.substitute.over89 import AGE_CATEGORY, age_at
 
 #: a FHIR date, dateTime or instant: year, optional month and day, optional time and zone (kept verbatim)
 FHIR_DATE: Final = re.compile(

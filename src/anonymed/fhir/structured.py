@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from anonymed.dates.model import UNITS_PER_YEAR, Unit
+from anonymed.dates.over89 import AGE_CATEGORY, HIPAA_MAX_AGE
 from anonymed.fhir import attachments
 from anonymed.fhir.dates import Timeline, as_date, year_of
 from anonymed.fhir.ids import Pseudonyms, rewrite_reference
@@ -22,9 +24,6 @@ from anonymed.fhir.markup import scrub_markup
 from anonymed.fhir.report import PassStats
 from anonymed.fhir.rules import CONTAINER_ACTIONS, RuleTable
 from anonymed.fhir.text import TextContext, TextPass
-from anonymed.substitute.dp_age import HIPAA_MAX_AGE
-from anonymed.substitute.over89 import AGE_CATEGORY
-from anonymed.substitute.temporal_model import UNITS_PER_YEAR, Unit
 from anonymed.substitute.zip3 import generalise_zip, restricted_prefixes
 
 SECURITY_SYSTEM: Final = "http://terminology.hl7.org/CodeSystem/v3-ObservationValue"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from types import TracebackType
 from typing import Any
 
 from anonymed.document import LONE_SURROGATE, Document
+from anonymed.io.shards import Shard, position_shards
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class ReadFailure:
 
 
 Record = Document | ReadFailure
+
 
 def unwritable(index: int, record_id: str, *texts: str) -> ReadFailure | None:
     """The failure to write instead of a record whose output text holds a lone surrogate, else None."""
@@ -56,6 +59,23 @@ class Reader(ABC):
     def writer_options(self) -> dict[str, Any]:
         """Options that make a writer of the same format reproduce this input's layout (fields, columns)."""
         return {}
+
+    @property
+    def source(self) -> Path:
+        """The file whose size and modification time identify the input (a change voids finished shards)."""
+        return self.path
+
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Shards of ``size`` records (``io/shards.py``); here record positions, counted in one pass.
+
+        A reader that can seek in or split its input overrides this and ``read_shard``.
+        """
+        return position_shards(sum(1 for _ in self), size)
+
+    def read_shard(self, shard: Shard) -> Iterator[Record]:
+        """The records of one shard of this reader's plan, exactly as the whole-input read gives them."""
+        shard.check("records", self.format)
+        return itertools.islice(iter(self), shard.start, shard.stop)
 
 
 class Writer(ABC):

@@ -5,13 +5,15 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Mapping
+from abc import abstractmethod
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, ClassVar
 
 from anonymed.document import LONE_SURROGATE
 from anonymed.errors import InputError
-from anonymed.io.base import ReadFailure
+from anonymed.io.base import Reader, ReadFailure, Record
+from anonymed.io.shards import Shard, byte_range
 
 #: record fields copied into ``Document.metadata`` when present (and not empty)
 METADATA_FIELDS = ("patient_id", "lang", "reference_date")
@@ -130,3 +132,31 @@ def failure(index: int, rid: str, problem: Exception) -> ReadFailure:
 def dumps(value: Any) -> str:
     """Compact JSON on one line, non-ASCII kept as is."""
     return json.dumps(value, ensure_ascii=False)
+
+
+class LineFileReader(Reader):
+    """A reader of one line-based file (JSON Lines, PhysioNet) whose shards are byte ranges of ``source``."""
+
+    #: the kind of the shards this reader plans
+    range_kind: ClassVar[str]
+
+    def __iter__(self) -> Iterator[Record]:
+        with open_input(self.source) as lines:
+            yield from self.read_lines(lines)
+
+    @abstractmethod
+    def read_lines(
+        self, lines: Iterable[bytes], first_line: int = 1, first_index: int = 0
+    ) -> Iterator[Record]:
+        """The records of ``lines``, the first being line ``first_line`` and record ``first_index``."""
+
+    def read_shard(self, shard: Shard) -> Iterator[Record]:
+        """The records of one byte range, parsed as a whole read parses them."""
+        if shard.kind != self.range_kind:
+            return super().read_shard(shard)
+        return self._read_range(shard)
+
+    def _read_range(self, shard: Shard) -> Iterator[Record]:
+        with open_input(self.source) as handle:
+            lines = byte_range(handle, shard.start, shard.stop)
+            yield from self.read_lines(lines, shard.first_line, shard.first_index)

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from anonymed.document import LONE_SURROGATE, Document
 from anonymed.errors import ConfigError, InputError
 from anonymed.io.atomic import FileWriter
 from anonymed.io.base import Reader, ReadFailure, Record
 from anonymed.io.common import ERROR_KEY, RecordProblem, failure, open_input, pick_metadata
+from anonymed.io.shards import Shard, byte_shard, numbered
 
 #: the csv module refuses fields over 128 KiB by default; notes can be megabytes (process-wide setting)
 FIELD_LIMIT = 2**31 - 1
+#: split a binary line after each CR not followed by LF (text mode's universal newlines, as CSV reads them)
+_LONE_CR = re.compile(rb"(?<=\r)(?!\n)")
 
 
 def _valid(cell: str) -> bool:
@@ -72,20 +76,58 @@ class CsvReader(Reader):
         csv.field_size_limit(max(csv.field_size_limit(), FIELD_LIMIT))
         with self._rows() as rows:
             header = self._header(rows)
-            reader = csv.reader(rows, delimiter=self.delimiter)
-            index = 0
-            while True:
-                try:
-                    row = next(reader)
-                except StopIteration:
-                    return
-                except csv.Error as exc:
-                    yield ReadFailure(index, str(index + 1), f"malformed CSV row ({exc})")
+            yield from self._records(csv.reader(rows, delimiter=self.delimiter), header, 0)
+
+    def _records(self, rows: Any, header: Sequence[str], first_index: int) -> Iterator[Record]:
+        """The records of CSV rows (a malformed row fails, a blank line is skipped)."""
+        index = first_index
+        while True:
+            try:
+                row = next(rows)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                yield ReadFailure(index, str(index + 1), f"malformed CSV row ({exc})")
+                index += 1
+                continue
+            if row:
+                yield self._record(index, header, row)
+                index += 1
+
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Byte ranges cut after every ``size``-th record (a bad row counts, a blank line does not)."""
+        return numbered(self._plan(size))
+
+    def _plan(self, size: int) -> Iterator[dict[str, Any]]:
+        _ = self.columns  # the reader's own header checks first
+        csv.field_size_limit(max(csv.field_size_limit(), FIELD_LIMIT))
+        with open_input(self.path) as handle:
+            pieces = _Pieces(handle, 0)
+            next(csv.reader(pieces, delimiter=self.delimiter), None)
+            start = pieces.offset
+            index = count = first_index = 0
+            for item in _csv_items(csv.reader(pieces, delimiter=self.delimiter)):
+                if isinstance(item, csv.Error) or item:
                     index += 1
-                    continue
-                if row:
-                    yield self._record(index, header, row)
-                    index += 1
+                    count += 1
+                if count == size:
+                    yield byte_shard("csv", start, pieces.offset, first_index, 1, count)
+                    start, first_index, count = pieces.offset, index, 0
+            if count:
+                yield byte_shard("csv", start, pieces.offset, first_index, 1, count)
+
+    def read_shard(self, shard: Shard) -> Iterator[Record]:
+        """The records of one byte range, made from each row as a whole read makes them."""
+        if shard.kind != "csv":
+            return super().read_shard(shard)
+        return self._read_range(shard)
+
+    def _read_range(self, shard: Shard) -> Iterator[Record]:
+        header = self.columns
+        csv.field_size_limit(max(csv.field_size_limit(), FIELD_LIMIT))
+        with open_input(self.path) as handle:
+            rows = csv.reader(_Pieces(handle, shard.start, shard.stop), delimiter=self.delimiter)
+            yield from self._records(rows, header, shard.first_index)
 
     def _rows(self) -> io.TextIOWrapper:
         raw = open_input(self.path)
@@ -119,6 +161,44 @@ class CsvReader(Reader):
             return failure(index, rid, problem)
         text = cells.pop(self.text_field)
         return Document(rid, text, {**pick_metadata(cells, self.lang), "record": cells})
+
+
+class _Pieces:
+    """Decoded lines of a byte range as CSV's text mode sees them, counting the bytes handed out."""
+
+    def __init__(self, handle: IO[bytes], start: int, stop: int | None = None) -> None:
+        handle.seek(start)
+        self.handle = handle
+        self.offset = start
+        self.stop = stop
+        self._queue: list[bytes] = []
+
+    def __iter__(self) -> _Pieces:
+        return self
+
+    def __next__(self) -> str:
+        if self.stop is not None and self.offset >= self.stop:
+            raise StopIteration
+        while not self._queue:
+            line = self.handle.readline()
+            if not line:
+                raise StopIteration
+            self._queue = [piece for piece in _LONE_CR.split(line) if piece]
+        piece = self._queue.pop(0)
+        encoding = "utf-8-sig" if self.offset == 0 else "utf-8"
+        self.offset += len(piece)
+        return piece.decode(encoding, errors="surrogateescape")
+
+
+def _csv_items(rows: Any) -> Iterator[list[str] | csv.Error]:
+    """Rows (blank ones included) and row errors, as the reader meets them."""
+    while True:
+        try:
+            yield next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield exc
 
 
 class CsvWriter(FileWriter):

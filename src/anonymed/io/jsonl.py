@@ -9,9 +9,10 @@ from typing import Any, TypeVar
 from anonymed.document import Document, Span
 from anonymed.errors import SpanError
 from anonymed.io.atomic import FileWriter
-from anonymed.io.base import Reader, ReadFailure, Record
+from anonymed.io.base import ReadFailure, Record
 from anonymed.io.common import (
     ERROR_KEY,
+    LineFileReader,
     RecordProblem,
     decode_utf8,
     dumps,
@@ -22,6 +23,7 @@ from anonymed.io.common import (
     pick_metadata,
     record_id,
 )
+from anonymed.io.shards import Shard, byte_shard, numbered
 
 T = TypeVar("T")
 
@@ -56,7 +58,7 @@ def parse_lines(
         index += 1
 
 
-class JsonlReader(Reader):
+class JsonlReader(LineFileReader):
     """Streams a JSON Lines file line by line; each line is decoded and parsed on its own.
 
     The id is the id field (string or integer) or else the line number (from 1). Every field but the
@@ -65,6 +67,7 @@ class JsonlReader(Reader):
     """
 
     format = "jsonl"
+    range_kind = "jsonl"
     #: fields turned into ``Document.gold`` and therefore not carried in ``metadata["record"]``
     gold_fields: tuple[str, ...] = ()
 
@@ -79,15 +82,15 @@ class JsonlReader(Reader):
         """The same text and id fields."""
         return {"text_field": self.text_field, "id_field": self.id_field}
 
-    def __iter__(self) -> Iterator[Record]:
-        with open_input(self.path) as lines:
-            yield from self.read_lines(lines)
-
     def read_lines(
         self, lines: Iterable[bytes], first_line: int = 1, first_index: int = 0
     ) -> Iterator[Record]:
         """The records of ``lines``, the first being line ``first_line`` and record ``first_index``."""
         return parse_lines(lines, self._record, self.id_field, first_line=first_line, first_index=first_index)
+
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Byte ranges cut before every ``size``-th non-blank line."""
+        return numbered(_plan_lines(self.path, size))
 
     def _record(self, index: int, rid: str, obj: dict[str, Any]) -> Record:
         return self.document(obj, rid)
@@ -107,6 +110,23 @@ class JsonlReader(Reader):
     def gold(self, obj: Mapping[str, Any], text: str) -> tuple[Span, ...]:
         """Gold spans carried by the record (none for plain JSON Lines)."""
         return ()
+
+
+def _plan_lines(path: Path, size: int) -> Iterator[dict[str, Any]]:
+    """Byte ranges of ``size`` non-blank lines (blank lines count in line numbers only)."""
+    start = offset = index = count = first_index = 0
+    first_line = 1
+    with open_input(path) as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                if count == size:
+                    yield byte_shard("jsonl", start, offset, first_index, first_line, count)
+                    start, first_line, first_index, count = offset, number, index, 0
+                index += 1
+                count += 1
+            offset += len(line)
+    if count:
+        yield byte_shard("jsonl", start, offset, first_index, first_line, count)
 
 
 class JsonlWriter(FileWriter):

@@ -20,6 +20,7 @@ from anonymed.errors import ConfigError, InputError, OutputError
 from anonymed.io.atomic import fsync_dir, output_error
 from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
 from anonymed.io.common import ERROR_KEY, RecordProblem, failure, json_type, pick_metadata, record_id
+from anonymed.io.shards import Shard
 
 #: rows decoded at a time when reading
 BATCH_ROWS = 256
@@ -104,6 +105,22 @@ class ParquetReader(Reader):
 
     def __iter__(self) -> Iterator[Record]:
         return self.iter_row_groups(0, len(self.row_group_rows))
+
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Whole row groups, at least ``size`` rows a shard (the last one may hold fewer)."""
+        groups = self.row_group_rows
+        first = first_index = count = number = 0
+        for group, rows in enumerate(groups):
+            count += rows
+            if count >= size or group == len(groups) - 1:
+                yield Shard(number, "row-groups", first, group + 1, first_index=first_index, count=count)
+                first, first_index, count, number = group + 1, first_index + count, 0, number + 1
+
+    def read_shard(self, shard: Shard) -> Iterator[Record]:
+        """The records of the shard's row groups."""
+        if shard.kind != "row-groups":
+            return super().read_shard(shard)
+        return self.iter_row_groups(shard.start, shard.stop)
 
     def iter_row_groups(self, first: int, stop: int) -> Iterator[Record]:
         """The records of row groups ``first`` to ``stop - 1``, with their positions in the whole file."""

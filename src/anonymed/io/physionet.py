@@ -11,12 +11,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from anonymed.document import Document, Span
 from anonymed.errors import InputError, OutputError, SpanError
 from anonymed.io.atomic import FileWriter
-from anonymed.io.base import Reader, ReadFailure, Record
-from anonymed.io.common import RecordProblem, decode_utf8, failure, open_input
+from anonymed.io.base import ReadFailure, Record
+from anonymed.io.common import LineFileReader, RecordProblem, decode_utf8, failure, open_input
+from anonymed.io.shards import Shard, byte_shard, numbered
 from anonymed.labels import PHYSIONET_LABELS
 
 START = b"START_OF_RECORD="
@@ -87,7 +89,7 @@ def _raw_records(lines: Iterable[bytes]) -> Iterator[_Raw]:
         yield current
 
 
-class PhysionetReader(Reader):
+class PhysionetReader(LineFileReader):
     """Streams ``id.text`` (given itself or as its folder) with gold spans via ``PHYSIONET_LABELS``.
 
     The id is ``<PID>-<NOTE>``; metadata holds ``patient_id`` (PID) and ``note`` (NOTE). Gold comes from
@@ -96,21 +98,34 @@ class PhysionetReader(Reader):
     """
 
     format = "physionet-deid"
+    range_kind = "physionet"
 
     def __init__(self, path: Path, *, lang: str = "en") -> None:
         super().__init__(Path(path), lang=lang)
         self.text_path = self.path / "id.text" if self.path.is_dir() else self.path
         self.phrase_path = self.text_path.with_name(f"{self.text_path.stem}-phi.phrase")
 
-    def __iter__(self) -> Iterator[Record]:
+    @property
+    def source(self) -> Path:
+        """The ``id.text`` file."""
+        return self.text_path
+
+    def read_lines(
+        self, lines: Iterable[bytes], first_line: int = 1, first_index: int = 0
+    ) -> Iterator[Record]:
+        """The records of ``id.text`` lines, the first being line ``first_line``, record ``first_index``."""
         phrases = load_phrases(self.phrase_path) if self.phrase_path.is_file() else {}
-        with open_input(self.text_path) as lines:
-            for index, raw in enumerate(_raw_records(lines)):
-                try:
-                    record: Record = self._document(raw, phrases)
-                except (RecordProblem, SpanError) as problem:
-                    record = failure(index, raw.id, problem)
-                yield record
+        for index, raw in enumerate(_raw_records(lines), start=first_index):
+            raw.line += first_line - 1  # line numbers of the whole file (ids of headerless records)
+            try:
+                record: Record = self._document(raw, phrases)
+            except (RecordProblem, SpanError) as problem:
+                record = failure(index, raw.id, problem)
+            yield record
+
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Byte ranges cut before a record header once ``size`` records are in, where none is open."""
+        return numbered(_plan_records(self.text_path, size))
 
     def _document(self, raw: _Raw, phrases: Phrases) -> Document:
         if raw.problem is not None or raw.pid is None or raw.note is None:
@@ -119,6 +134,30 @@ class PhysionetReader(Reader):
         gold = tuple(_gold_span(body, *phrase) for phrase in phrases.get((raw.pid, raw.note), ()))
         metadata = {"patient_id": raw.pid, "note": raw.note, "lang": self.lang}
         return Document(raw.id, body, metadata, gold=gold)
+
+
+def _plan_records(path: Path, size: int) -> Iterator[dict[str, Any]]:
+    """Byte ranges of about ``size`` records of ``id.text``, cut only where no record is open."""
+    start = offset = index = count = first_index = 0
+    first_line = 1
+    open_record = False
+    with open_input(path) as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.startswith(START):
+                if open_record:  # the previous record had no end: it ends here
+                    index, count = index + 1, count + 1
+                elif count >= size:
+                    yield byte_shard("physionet", start, offset, first_index, first_line, count)
+                    start, first_line, first_index, count = offset, number, index, 0
+                open_record = True
+            elif (not open_record and line.strip()) or (open_record and END in line):
+                index, count = index + 1, count + 1
+                open_record = False
+            offset += len(line)
+    if open_record:  # the file ends inside a record: still one record
+        count += 1
+    if count:
+        yield byte_shard("physionet", start, offset, first_index, first_line, count)
 
 
 def _gold_span(body: str, start: int, end: int, category: str, text: str) -> Span:

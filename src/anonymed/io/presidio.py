@@ -24,6 +24,7 @@ from anonymed.io.common import (
     open_input,
     pick_metadata,
 )
+from anonymed.io.shards import Shard, position_shards
 from anonymed.labels import PRESIDIO_LABELS
 
 
@@ -37,7 +38,20 @@ class PresidioReader(Reader):
     format = "presidio"
 
     def __iter__(self) -> Iterator[Record]:
-        for index, item in enumerate(self._items()):
+        yield from self._records(self._items(), 0)
+
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Ranges of ``size`` items (the list is parsed once to count them; no document is built)."""
+        return position_shards(len(self._items()), size, "items")
+
+    def read_shard(self, shard: Shard) -> Iterator[Record]:
+        """The records of the shard's items."""
+        if shard.kind != "items":
+            return super().read_shard(shard)
+        return self._records(self._items()[shard.start : shard.stop], shard.start)
+
+    def _records(self, items: list[Any], first_index: int) -> Iterator[Record]:
+        for index, item in enumerate(items, start=first_index):
             rid = str(index + 1)
             try:
                 record: Record = self._document(item, rid)

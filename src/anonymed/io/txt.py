@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
 from anonymed.document import Document
@@ -11,6 +12,7 @@ from anonymed.errors import InputError, OutputError
 from anonymed.io.atomic import AtomicDir, AtomicFile
 from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
 from anonymed.io.common import ERROR_KEY, RecordProblem, decode_utf8, dumps, failure
+from anonymed.io.shards import Shard
 
 #: the manifest of failed records in an output folder
 FAILURES_FILE = "_failures.jsonl"
@@ -33,7 +35,10 @@ class TxtReader(Reader):
     format = "txt"
 
     def __iter__(self) -> Iterator[Record]:
-        for index, (path, relpath) in enumerate(self._files()):
+        return self._read(self._files(), 0)
+
+    def _read(self, files: Iterable[tuple[Path, PurePosixPath]], first_index: int) -> Iterator[Record]:
+        for index, (path, relpath) in enumerate(files, start=first_index):
             rid = relpath.with_suffix("").as_posix()
             try:
                 text = decode_utf8(_read(path), first=True)
@@ -41,6 +46,24 @@ class TxtReader(Reader):
                 yield failure(index, rid, problem)
                 continue
             yield Document(rid, text, {"relpath": relpath.as_posix(), "lang": self.lang})
+
+    def plan_shards(self, size: int) -> Iterator[Shard]:
+        """Lists of ``size`` files, in the reader's own walk and order."""
+        files = (relpath.as_posix() for _, relpath in self._files())
+        for number in itertools.count():
+            chunk = tuple(itertools.islice(files, size))
+            if not chunk:
+                return
+            yield Shard(number, "files", first_index=number * size, count=len(chunk), files=chunk)
+
+    def read_shard(self, shard: Shard) -> Iterator[Record]:
+        """The records of the shard's files (same ids, metadata and failure reasons as a whole read)."""
+        if shard.kind != "files":
+            return super().read_shard(shard)
+        single = self.path.is_file()
+        relpaths = [PurePosixPath(name) for name in shard.files]
+        files = [(self.path if single else self.path.joinpath(*rel.parts), rel) for rel in relpaths]
+        return self._read(files, shard.first_index)
 
     def _files(self) -> Iterator[tuple[Path, PurePosixPath]]:
         if self.path.is_file():

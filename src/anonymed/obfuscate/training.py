@@ -7,12 +7,12 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from anonymed import __version__
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.obfuscate.neighbours import Progress, build_table
@@ -195,7 +195,7 @@ def _space(
             "sha256": corpus.sha256,
         },
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "anonymed": __version__,
+        "anonymed": metadata.version("anonymed"),
         "gensim": _gensim_version(),
     }
     return Space(tokens, counts, doc_freq, vectors, candidates, table, subwords, meta)

@@ -17,10 +17,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from anonymed import __version__
 from anonymed.config import PipelineConfig
 from anonymed.errors import ConfigError, InputError
 from anonymed.review.folder import ReviewFolder, fingerprint
@@ -56,7 +56,7 @@ def _json(path: Path, what: str) -> Any:
 
 def versions() -> dict[str, str]:
     """anonymed, Python and the installed versions of the packages that shape a release."""
-    found = {"anonymed": __version__, "python": platform.python_version()}
+    found = {"anonymed": metadata.version("anonymed"), "python": platform.python_version()}
     for name in PACKAGES:
         try:
             found[name] = importlib.metadata.version(name)

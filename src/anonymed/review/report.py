@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from importlib import metadata
 from typing import Any
 
-from anonymed import __version__
 from anonymed.labels import Label
 from anonymed.review.agreement import agreement
 from anonymed.review.decisions import DecisionLog
@@ -125,7 +125,7 @@ def build_report(folder: ReviewFolder, *, target: float = 0.001, confidence: flo
         "format": REPORT_FORMAT,
         "version": 1,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "anonymed": __version__,
+        "anonymed": metadata.version("anonymed"),
         "input": {k: manifest["input"][k] for k in ("fingerprint", "notes", "tokens", "failed", "format")},
         "detection": manifest["detection"],
         "design": {k: v for k, v in manifest["design"].items() if k != "strata"},

@@ -8,14 +8,15 @@ counts tokens (cheap on very large inputs).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
-from anonymed import __version__
 from anonymed.config import PipelineConfig
 from anonymed.detect.base import Detector
 from anonymed.document import Document, Span
@@ -23,6 +24,7 @@ from anonymed.errors import ConfigError
 from anonymed.evaluate.tokens import tokenize
 from anonymed.io.atomic import AtomicDir
 from anonymed.io.base import Reader
+from anonymed.methods import ReplaceConfig
 from anonymed.pipeline import Pipeline
 from anonymed.randomness import RandomSource
 from anonymed.review.folder import (
@@ -36,7 +38,6 @@ from anonymed.review.folder import (
     sample_csv,
 )
 from anonymed.review.sampling import Draw, Frame, band_of, draw_sample, length_bands, stratum_name
-from anonymed.runner.factories import PipelineFactory
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ class FlaggingDetection:
         if any(span.score < self.low_confidence for span in merged):
             return True
         for span in merged:
-            members = [r for r in raw if r.overlaps(span)]
+            members = [r for r in raw if r.start < span.end and span.start < r.end]
             if len({r.source for r in members}) > 1 and len({(r.start, r.end, r.label) for r in members}) > 1:
                 return True
         return False
@@ -225,7 +226,7 @@ def _manifest(
         "format": FORMAT,
         "version": VERSION,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "anonymed": __version__,
+        "anonymed": metadata.version("anonymed"),
         "command": list(command),
         "input": {
             "path": str(reader.path),
@@ -240,7 +241,7 @@ def _manifest(
             "detectors": list(config.detectors),
             "detector_params": {k: dict(v) for k, v in config.detector_params.items()},
             "high_recall": config.high_recall,
-            "fingerprint": PipelineFactory(config, disable=("substitute",)).fingerprint(),
+            "fingerprint": ReplaceConfig(dataclasses.replace(config, stages=("detect",))).fingerprint(),
         },
         "design": {
             **asdict(options),

@@ -5,7 +5,7 @@ embedded default); otherwise on Dask (``runner/dask.py``). Either way: the input
 (``shards.py``), each finished shard is a file in the run's work folder recorded in its manifest
 (``manifest.py``), and the driver streams the shard files, in input order, into the real writer as soon as
 they are contiguous. The writer commits once, at the end: the output appears whole or not at all. A run
-killed midway and started again with the same input, shard size and process skips the finished shards and
+killed midway and started again with the same input, shard size and method skips the finished shards and
 gives the bytes an uninterrupted run gives; the work folder is removed after a successful run.
 """
 
@@ -24,9 +24,10 @@ from anonymed.document import Document
 from anonymed.errors import ConfigError, OutputError
 from anonymed.io.atomic import remove_stale_temporaries
 from anonymed.io.base import Writer
+from anonymed.methods import MethodConfig
 from anonymed.runner.local import RunSummary
 from anonymed.runner.manifest import Manifest, ShardResult
-from anonymed.runner.process import ProcessFactory, ShardTask, run_shard
+from anonymed.runner.process import ShardTask, run_shard
 from anonymed.runner.shardfile import read_shard_file
 from anonymed.runner.shards import Plan, ReaderSpec, plan_shards
 
@@ -66,7 +67,7 @@ class BatchProgress:
 
 @dataclass
 class BatchSummary(RunSummary):
-    """A run summary with tokens, shards (and how many were resumed) and the factory's counters.
+    """A run summary with tokens, shards (and how many were resumed) and the method's counters.
 
     ``read``, ``written``, ``failed`` and the failures cover the whole output; ``processed`` counts the
     documents processed by this run (resumed shards excluded), which throughput is measured on.
@@ -194,12 +195,12 @@ def _targets(writer: Writer) -> list[Path]:
 def run_batch(
     spec: ReaderSpec,
     writer: Writer,
-    factory: ProcessFactory,
+    method: MethodConfig,
     options: BatchOptions | None = None,
     *,
     on_progress: Callable[[BatchProgress], None] | None = None,
 ) -> BatchSummary:
-    """Process ``spec``'s input with ``factory``'s process into ``writer`` (which this call commits).
+    """Anonymize ``spec``'s input with ``method`` into ``writer`` (which this call commits).
 
     Failed records are written as placeholders; with ``options.strict`` the first one raises
     ``InputError`` and the output is not written (finished shards stay for the next attempt).
@@ -207,7 +208,7 @@ def run_batch(
     options = options or BatchOptions()
     started = time.perf_counter()
     plan = plan_shards(spec, options.shard_size)
-    run = hashlib.blake2b(f"{plan.fingerprint}:{factory.fingerprint()}".encode(), digest_size=16).hexdigest()
+    run = hashlib.blake2b(f"{plan.fingerprint}:{method.fingerprint()}".encode(), digest_size=16).hexdigest()
     workdir = (options.workdir or default_workdir(writer.path)).absolute()  # workers may run elsewhere
     with Manifest(workdir, run) as manifest:
         for target in _targets(writer):  # what a killed run of this output left behind
@@ -221,7 +222,7 @@ def run_batch(
                 on_progress(BatchProgress(done, len(plan.shards), summary.read, summary.failed))
 
         tasks = [
-            ShardTask(factory, spec, shard, manifest.shard_path(shard.id), options.strict)
+            ShardTask(method, spec, shard, manifest.shard_path(shard.id), options.strict)
             for shard in plan.shards
             if shard.index not in manifest.finished
         ]

@@ -4,7 +4,7 @@
 connects to a running cluster (whose workers have anonymed installed and see the input and work folder
 at the same paths). Tasks are submitted through a bounded window (two per worker thread), so the driver
 holds a handful of futures whatever the number of shards; results come back as they finish and the
-driver puts them in order. Models load once per worker process (see ``process.built_process``).
+driver puts them in order. Models load once per worker process (see ``process.built_method``).
 """
 
 from __future__ import annotations

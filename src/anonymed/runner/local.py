@@ -61,7 +61,6 @@ def run_corpus(
     process: Process,
     *,
     strict: bool = False,
-    on_record: Callable[[RunSummary], None] | None = None,
 ) -> RunSummary:
     """Process every record in input order and write it (or a failure placeholder) to ``writer``.
 
@@ -88,7 +87,5 @@ def run_corpus(
             writer.write_failure(record)
             summary.failed += 1
             summary.failures.append(record)
-        if on_record is not None:
-            on_record(summary)
     summary.seconds = time.perf_counter() - started
     return summary

@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,7 +19,6 @@ from fastapi.security import APIKeyHeader
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
-from anonymed import __version__
 from anonymed.detect.registry import DETECTORS
 from anonymed.labels import Label
 from anonymed.service.middleware import BodyLimit, RequestLog
@@ -120,7 +120,7 @@ def create_app(settings: ServiceSettings | None = None, *, engine_hook: EngineHo
     settings = settings if settings is not None else ServiceSettings()
     app = FastAPI(
         title="anonymed",
-        version=__version__,
+        version=metadata.version("anonymed"),
         summary="De-identify clinical notes: detect PHI, replace it, obfuscate words, evaluate detection.",
         lifespan=_lifespan(settings, engine_hook),
         docs_url=None,
@@ -162,7 +162,7 @@ def _add_routes(app: FastAPI) -> None:
         settings: ServiceSettings = request.app.state.settings
         return VersionResponse(
             name="anonymed",
-            version=__version__,
+            version=metadata.version("anonymed"),
             languages=list(settings.languages),
             methods={k: MethodInfo(available=v is None, reason=v) for k, v in runner.methods().items()},
             detectors=sorted(DETECTORS),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.detect.registry import DEFAULT_DETECTORS
@@ -11,10 +11,9 @@ from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.labels import Label, parse_label
-from anonymed.pipeline import Pipeline
-from anonymed.profiles import DEFAULT_PROFILE, profile_names
-from anonymed.randomness import check_random_state
-from anonymed.service.methods import MethodUnavailable, SentenceMethod, WordMethod
+from anonymed.methods import ReplaceConfig
+from anonymed.profiles import profile_names
+from anonymed.service.methods import MethodCache, Offers, request_config
 from anonymed.service.models import DeidRequest, EvaluateRequest, GoldSpan
 from anonymed.service.settings import ServiceSettings
 from anonymed.substitute.registry import OPERATORS
@@ -28,112 +27,64 @@ DP_OPERATORS = {Label.DATE: "dp_date", Label.AGE: "dp_age", Label.LOCATION: "dp_
 
 
 class Engine:
-    """Detection pipelines per language and the optional obfuscation methods, built once."""
+    """Every method built once through ``anonymed.methods`` and shared by the requests."""
 
     def __init__(self, settings: ServiceSettings) -> None:
         self.settings = settings
-        self.words = WordMethod(settings.word_space)
-        self.sentences = SentenceMethod(settings.sentence_bank)
+        self.methods_ = MethodCache()
+        self.offers = Offers(settings)
         self.ready = False
-        self._pipelines: dict[tuple[str, tuple[str, ...]], Pipeline] = {}
-        self._lock = threading.Lock()
 
     def load(self) -> None:
-        """Build every language's pipeline, run it once (and the DP operators), load the methods."""
+        """Build every language's detection, run it once (and the DP operators), load the offered methods."""
         for lang in self.settings.languages:
-            doc = self.pipeline(lang, None).detect(Document("warm-up", WARM_UP[lang], {"lang": lang}))
+            doc = self.detect(WARM_UP[lang], lang, None, "warm-up")
             operators = {k: v for k, v in DP_OPERATORS.items() if v in OPERATORS}
-            self.substitute(doc, PipelineConfig(lang=lang, operators=operators, epsilon=1.0), None)
+            config = PipelineConfig(lang=lang, operators=operators, epsilon=1.0, stages=("substitute",))
+            self.methods_(ReplaceConfig(config))(doc)
             for profile in profile_names():
-                self.substitute(doc, PipelineConfig(lang=lang, profile=profile), None)
-        self.words.load()
-        self.sentences.load()
+                self.methods_(
+                    ReplaceConfig(PipelineConfig(lang=lang, profile=profile, stages=("substitute",)))
+                )(doc)
+        self.offers.load(self.methods_)
         self.ready = True
 
     def methods(self) -> dict[str, str | None]:
         """Method name -> None if it can run, else the reason it cannot."""
-        hybrid = (
-            None
-            if self.words.available or self.sentences.available
-            else "hybrid needs word or sentence substitution and neither is available"
-        )
-        return {
-            "replace": None,
-            "words": self.words.reason,
-            "sentences": self.sentences.reason,
-            "hybrid": hybrid,
-        }
+        return self.offers.available()
 
-    def pipeline(self, lang: str, detectors: Sequence[str] | None) -> Pipeline:
-        """The detection pipeline of a loaded language with these detectors (built once)."""
+    def detect(
+        self,
+        text: str,
+        lang: str,
+        detectors: Sequence[str] | None,
+        doc_id: str,
+        site: Mapping[str, Any] | None = None,
+    ) -> Document:
+        """The note as a document carrying its detected spans; ``site``: the request's known identifiers
+        and lists (``NoteRequest.site_metadata``), which the pipeline drops from the document it returns."""
         if lang not in self.settings.languages:
             raise ConfigError(f"language {lang!r} is not loaded; loaded: {list(self.settings.languages)}")
         names = DEFAULT_DETECTORS if detectors is None else tuple(detectors)
-        with self._lock:
-            pipeline = self._pipelines.get((lang, names))
-            if pipeline is None:
-                pipeline = Pipeline(PipelineConfig(lang=lang, detectors=names))
-                self._pipelines[(lang, names)] = pipeline
-        return pipeline
-
-    def detect(self, text: str, lang: str, detectors: Sequence[str] | None, doc_id: str) -> Document:
-        """The note as a document carrying its detected spans."""
-        return self.pipeline(lang, detectors).detect(Document(doc_id, text, {"lang": lang}))
-
-    @staticmethod
-    def substitute(doc: Document, config: PipelineConfig, seed: int | None) -> Document:
-        """Detect-and-replace's second half, with the request's profile, operators and budget."""
-        rng = check_random_state(seed).spawn(f"doc:{doc.id}")
-        return Pipeline(config).substituter_(doc, rng)
+        config = ReplaceConfig(PipelineConfig(lang=lang, detectors=names, stages=("detect",)))
+        return self.methods_(config)(Document(doc_id, text, {"lang": lang, **(site or {})}))
 
     def deid(self, request: DeidRequest) -> Document:
         """Run the requested method on the note (spans are always detected, to show them)."""
-        self._check_available(request)
-        doc = self.detect(request.text, request.lang, request.detectors, request.id)
-        base = check_random_state(request.seed)
-        second = request.then if request.method == "hybrid" else request.method
-        if request.method in ("replace", "hybrid"):
-            config = PipelineConfig(
-                lang=request.lang,
-                profile=request.profile or DEFAULT_PROFILE,
-                operators=_operators(request.operators),
-                operator_params=request.operator_params,
-                epsilon=request.epsilon,
-            )
-            doc = self.substitute(doc, config, request.seed)
-        key = f"doc:{doc.id}" if request.method != "hybrid" else f"doc:{doc.id}:{second}"
-        if second == "words":
-            doc = self.words.apply(doc, request.n, base.spawn(key))
-        elif second == "sentences":
-            doc = self.sentences.apply(doc, request.k, base.spawn(key))
-        return doc
-
-    def _check_available(self, request: DeidRequest) -> None:
-        method = request.then if request.method == "hybrid" else request.method
-        reason = self.methods().get(method)
-        if reason is not None:
-            raise MethodUnavailable(f"method {request.method!r} is not available: {reason}")
+        self.offers.check(request)
+        doc = self.detect(request.text, request.lang, request.detectors, request.id, request.site_metadata())
+        return self.methods_(request_config(request, self.offers))(doc)
 
     def evaluate(self, request: EvaluateRequest) -> tuple[DetectionReport, tuple[Span, ...]]:
         """Detection metrics of one note against its gold spans (detecting if no prediction is given)."""
         text, lang = request.text, request.lang
         doc = Document(request.id, text, {"lang": lang}, gold=_spans(text, request.gold, "gold"))
         spans = (
-            self.detect(text, lang, request.detectors, request.id).spans
+            self.detect(text, lang, request.detectors, request.id, request.site_metadata()).spans
             if request.predicted is None
             else _spans(text, request.predicted, "request")
         )
         return evaluate_detection([(doc, spans)]), spans
-
-
-def _operators(chosen: dict[str, str]) -> dict[Label, str]:
-    """Label names -> operator names, refusing unknown labels."""
-    operators = {}
-    for name, operator in chosen.items():
-        if name.upper() not in Label.__members__:
-            raise ConfigError(f"unknown label {name!r} in operators; known: {[m.value for m in Label]}")
-        operators[Label(name.upper())] = operator
-    return operators
 
 
 def _spans(text: str, given: list[GoldSpan], source: str) -> tuple[Span, ...]:

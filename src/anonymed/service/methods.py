@@ -1,151 +1,153 @@
-"""The obfuscation methods the service may offer beyond detect-and-replace, loaded once if present."""
+"""The methods the service offers, built through ``anonymed.methods``: once per configuration, shared.
+
+Word substitution is offered when its space loads at start-up, sentence substitution when the service is
+started with a bank that loads; each request becomes a method configuration (``request_config``) whose
+method is built once (the seed aside: requests get cheap copies drawing from their own seed).
+"""
 
 from __future__ import annotations
 
-import importlib
 import logging
 import threading
-from collections.abc import Callable
-from pathlib import Path
-from types import ModuleType
+from collections import OrderedDict
 from typing import Any
 
+from anonymed.config import PipelineConfig
 from anonymed.document import Document
-from anonymed.errors import AnonymedError, ConfigError
-from anonymed.randomness import RandomSource
+from anonymed.errors import AnonymedError, ConfigError, MethodUnavailable
+from anonymed.labels import Label, label_key
+from anonymed.methods import (
+    HybridConfig,
+    Method,
+    MethodConfig,
+    ReplaceConfig,
+    SentencesConfig,
+    WordsConfig,
+    WordsMethod,
+    build_method,
+)
+from anonymed.profiles import DEFAULT_PROFILE
+from anonymed.service.models import DeidRequest
+from anonymed.service.settings import ServiceSettings
 
 log = logging.getLogger("anonymed.service")
 
+#: a note run once through each offered method at start-up, so that lazy parts load before any request
+WARM_UP = "The patient was seen today. She is doing well."
+#: how many built methods (distinct configurations, seeds aside) the service keeps
+CACHED_METHODS = 32
 
-class MethodUnavailable(AnonymedError):
-    """The requested method is not installed or has no resource loaded (HTTP 501)."""
 
+class MethodCache:
+    """Methods built and loaded once per configuration (seed aside), most recently used kept."""
 
-class LoadedMethod:
-    """A method over one resource (space, bank) loaded once; ``reason`` says why it is unavailable."""
-
-    #: the method's name in log lines and reasons
-    name = "this method"
-
-    def __init__(self, reason: str) -> None:
-        self.resource: Any = None
-        self.reason: str | None = reason
+    def __init__(self, size: int = CACHED_METHODS) -> None:
+        self.size = size
+        self._built: OrderedDict[str, Method[Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    @property
-    def available(self) -> bool:
-        """Whether the resource is loaded."""
-        return self.resource is not None
+    def __call__(self, config: MethodConfig) -> Method[Any]:
+        """The method of ``config``, drawing from its seed; built on first use."""
+        unseeded = config.reseeded(None)
+        key = unseeded.fingerprint()
+        with self._lock:
+            method = self._built.get(key)
+            if method is None:
+                method = build_method(unseeded)
+                self._built[key] = method
+                if len(self._built) > self.size:
+                    self._built.popitem(last=False)
+            self._built.move_to_end(key)
+        return method.reseeded(config.seed)
 
-    def load_resource(
-        self, modules: tuple[str, ...], opener: Callable[[ModuleType], Any], missing: str
-    ) -> bool:
-        """Import ``modules``, open the resource with the first; on failure remember why (``missing``)."""
+
+class Offers:
+    """Which methods this service offers, and why not: the word space and the bank, loaded at start-up."""
+
+    def __init__(self, settings: ServiceSettings) -> None:
+        self.settings = settings
+        self.words: WordsMethod | None = None
+        self.reasons: dict[str, str | None] = {
+            "replace": None,
+            "words": "word substitution has not been loaded",
+            "sentences": "sentence substitution needs a bank (start the service with --sentence-bank)",
+        }
+
+    def load(self, methods: MethodCache) -> None:
+        """Load the word space and the bank through ``methods``; remember why not on failure."""
+        words = WordsConfig(self.settings.word_space)
+        if self._offer("words", "word substitution", methods, words):
+            method = methods(words)
+            assert isinstance(method, WordsMethod)
+            self.words = method
+        bank = self.settings.sentence_bank
+        if bank is not None:
+            self._offer("sentences", "sentence substitution", methods, SentencesConfig(bank, k=2))
+
+    def _offer(self, kind: str, name: str, methods: MethodCache, config: MethodConfig) -> bool:
+        resource = "an embedding space" if kind == "words" else "a bank"
         try:
-            imported = [importlib.import_module(module) for module in modules]
-        except ImportError as exc:
-            log.warning("%s unavailable: %s", self.name, type(exc).__name__)
-            self.reason = f"{self.name} is not installed (install anonymed[embed])"
+            methods(config)(Document("warm-up", WARM_UP))
+        except MethodUnavailable as exc:
+            log.warning("%s unavailable: %s", name, exc)
+            self.reasons[kind] = f"{name} is not installed (install anonymed[embed])"
             return False
-        try:
-            self.resource = opener(imported[0])
         except AnonymedError as exc:
-            log.warning("%s unavailable: %s", self.name, exc)
-            self.reason = missing
+            log.warning("%s unavailable: %s", name, exc)
+            self.reasons[kind] = f"{name} needs {resource} and none could be loaded"
             return False
-        self.reason = None
+        self.reasons[kind] = None
         return True
 
-    def loaded(self) -> Any:
-        """The resource; ``MethodUnavailable`` (with the reason) when it is not loaded."""
-        if self.resource is None:
-            raise MethodUnavailable(self.reason or f"{self.name} is unavailable")
-        return self.resource
+    def available(self) -> dict[str, str | None]:
+        """Method name -> None if it can run, else the reason it cannot."""
+        words, sentences = self.reasons["words"], self.reasons["sentences"]
+        hybrid = (
+            None
+            if words is None or sentences is None
+            else "hybrid needs word or sentence substitution and neither is available"
+        )
+        return {**self.reasons, "hybrid": hybrid}
+
+    def check(self, request: DeidRequest) -> None:
+        """``MethodUnavailable`` when the request's method (or hybrid's second stage) is not offered."""
+        method = request.then if request.method == "hybrid" else request.method
+        reason = self.available().get(method)
+        if reason is not None:
+            raise MethodUnavailable(f"method {request.method!r} is not available: {reason}")
+
+    def words_config(self, n: int | str, seed: int | None) -> WordsConfig:
+        """Word substitution of degree ``n``; a degree beyond the space's table is refused (not widened)."""
+        config = WordsConfig(self.settings.word_space, str(n), seed)
+        assert self.words is not None
+        space = self.words.obfuscator.loaded_space()
+        if config.degree.high > space.n_max:
+            raise ConfigError(f"degree of obfuscation {config.n} exceeds this space's maximum {space.n_max}")
+        return config
 
 
-class WordMethod(LoadedMethod):
-    """Word substitution over one embedding space, loaded once; one obfuscator per degree N."""
-
-    name = "word substitution"
-
-    def __init__(self, space_path: Path | None = None) -> None:
-        super().__init__("word substitution has not been loaded")
-        self.space_path = space_path
-        self._obfuscators: dict[str, Any] = {}
-
-    def load(self) -> None:
-        """Import the word substitution module and load the space; remember why not on failure."""
-        path = self.space_path
-        if self.load_resource(
-            ("anonymed.obfuscate.spaces", "anonymed.obfuscate.words"),
-            lambda spaces: spaces.default_space() if path is None else spaces.cached_space(str(path)),
-            "word substitution needs an embedding space and none could be loaded",
-        ):
-            self.obfuscator(5).unseen()
-
-    def obfuscator(self, n: int | str) -> Any:
-        """The obfuscator for degree ``n`` (built once, shared between requests)."""
-        space = self.loaded()
-        words = importlib.import_module("anonymed.obfuscate.words")
-        degree = words.Degree.parse(n)
-        if degree.high > space.n_max:
-            raise ConfigError(f"degree of obfuscation {degree} exceeds this space's maximum {space.n_max}")
-        with self._lock:
-            obfuscator = self._obfuscators.get(str(degree))
-            if obfuscator is None:
-                obfuscator = words.WordObfuscator(space, degree)
-                obfuscator.unseen()
-                self._obfuscators[str(degree)] = obfuscator
-        return obfuscator
-
-    def apply(self, doc: Document, n: int | str, rng: RandomSource) -> Document:
-        """The document with every word of ``doc.result`` replaced; counts under ``privacy['words']``."""
-        obfuscator = self.obfuscator(n)
-        result = obfuscator.obfuscate(doc.result, rng)
-        report = {
-            "method": "word_substitution",
-            "n": str(obfuscator.degree),
-            "tokens": result.tokens,
-            "unseen": result.unseen,
-            "numbers": result.numbers,
-        }
-        return doc.evolve(output=result.text, privacy={**doc.privacy, "words": report})
+def operator_labels(chosen: dict[str, str]) -> dict[Label, str]:
+    """Label names -> operator names, refusing unknown labels."""
+    return {label_key(name, "operators"): operator for name, operator in chosen.items()}
 
 
-class SentenceMethod(LoadedMethod):
-    """Sentence substitution over one replacement bank, loaded once; offered when the service names a bank."""
-
-    name = "sentence substitution"
-
-    def __init__(self, bank_path: Path | None = None) -> None:
-        super().__init__("sentence substitution needs a bank (start the service with --sentence-bank)")
-        self.bank_path = bank_path
-        self._obfuscators: dict[int, Any] = {}
-
-    def load(self) -> None:
-        """Import the sentence substitution module and load the bank; remember why not on failure."""
-        path = self.bank_path
-        if path is not None and self.load_resource(
-            ("anonymed.obfuscate.banks", "anonymed.obfuscate.sentences"),
-            lambda banks: banks.load_bank(path),
-            "sentence substitution needs a bank and none could be loaded",
-        ):
-            self.resource.encoder.encode(["warm up"])
-
-    def obfuscator(self, k: int) -> Any:
-        """The obfuscator drawing from the ``k`` nearest sentences (built once, shared between requests)."""
-        bank = self.loaded()
-        if k >= len(bank):
-            raise ConfigError(f"k={k} needs a bank of more than {k} sentences, this one has {len(bank)}")
-        sentences = importlib.import_module("anonymed.obfuscate.sentences")
-        with self._lock:
-            if k not in self._obfuscators:
-                self._obfuscators[k] = sentences.SentenceObfuscator(bank, k)
-            return self._obfuscators[k]
-
-    def apply(self, doc: Document, k: int, rng: RandomSource) -> Document:
-        """The document with every sentence of ``doc.result`` replaced; counts in ``privacy['sentences']``."""
-        obfuscator = self.obfuscator(k)
-        result = obfuscator.obfuscate(doc.result, rng)
-        report = {"method": "sentence_substitution", "k": k, "sentences": result.sentences}
-        return doc.evolve(output=result.text, privacy={**doc.privacy, "sentences": report})
+def request_config(request: DeidRequest, offers: Offers) -> MethodConfig:
+    """The method configuration of a request, applied to a document whose spans are already detected."""
+    pipeline = PipelineConfig(
+        lang=request.lang,
+        profile=request.profile or DEFAULT_PROFILE,
+        operators=operator_labels(request.operators),
+        operator_params=request.operator_params,
+        epsilon=request.epsilon,
+        seed=request.seed,
+        stages=("substitute",),
+    )
+    settings = offers.settings
+    if request.method == "replace":
+        return ReplaceConfig(pipeline)
+    if request.method == "words":
+        return offers.words_config(request.n, request.seed)
+    if request.method == "sentences":
+        return SentencesConfig(settings.sentence_bank, request.k, request.seed)
+    n = offers.words_config(request.n, None).n if request.then == "words" else "5"
+    return HybridConfig(pipeline, request.then, request.k, n, settings.sentence_bank, settings.word_space)

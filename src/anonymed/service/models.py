@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from anonymed.detect.lists import MAX_TERM_CHARS, ListEntry, TermLists
+from anonymed.errors import ConfigError
+from anonymed.known import MAX_VALUE_CHARS, known_items
+from anonymed.pipeline import DOCUMENT_LISTS
 from anonymed.profiles import DEFAULT_PROFILE, profile_names
 
 Method = Literal["replace", "words", "sentences", "hybrid"]
@@ -24,6 +28,40 @@ def _no_lone_surrogates(text: str) -> str:
     return text
 
 
+#: the most known identifiers, and allowed or denied terms, one request may carry
+MAX_REQUEST_KNOWN = 200
+MAX_REQUEST_TERMS = 1_000
+
+
+class KnownItem(BaseModel):
+    """An identifier the note's record holds (the shared contract's ``{"kind", "value"}``); never logged."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="LABEL or LABEL/subtype, e.g. NAME/patient, DATE/birth, ID/mrn.")
+    value: str = Field(max_length=MAX_VALUE_CHARS, description="As written in the record.")
+
+
+class ListItem(BaseModel):
+    """An allowed or denied term (the allow/deny list contract's fields)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    term: str = Field(min_length=1, max_length=MAX_TERM_CHARS)
+    label: str = Field("", description="Empty: every label (allow only); else LABEL or LABEL/subtype.")
+    match: Literal["word", "exact"] = "word"
+    case: Literal["insensitive", "sensitive"] = "insensitive"
+
+    def entry(self) -> ListEntry:
+        """The list entry."""
+        return ListEntry.of(self.term, self.label, self.match, self.case)
+
+
+def _value_error(exc: ConfigError) -> ValueError:
+    """anonymed's check (its message names positions, never values) as pydantic's validation error."""
+    return ValueError(str(exc))
+
+
 class NoteRequest(BaseModel):
     """Fields shared by every request that carries a note."""
 
@@ -33,8 +71,48 @@ class NoteRequest(BaseModel):
     lang: str = Field("en", description="Language of the note: en or fr.")
     id: str = Field("note", pattern=DOC_ID_PATTERN, description="A document id (echoed; never logged).")
     detectors: list[str] | None = Field(None, description="Detector names; default: the configured set.")
+    known: list[KnownItem] = Field(
+        default_factory=list,
+        max_length=MAX_REQUEST_KNOWN,
+        description="The record's known identifiers (patient, relatives, numbers...), found in the note.",
+    )
+    allow: list[ListItem] = Field(
+        default_factory=list, max_length=MAX_REQUEST_TERMS, description="Terms never flagged in this note."
+    )
+    deny: list[ListItem] = Field(
+        default_factory=list, max_length=MAX_REQUEST_TERMS, description="Terms always flagged (need a label)."
+    )
 
     _check_text = field_validator("text")(_no_lone_surrogates)
+
+    @field_validator("known")
+    @classmethod
+    def _check_known(cls, items: list[KnownItem]) -> list[KnownItem]:
+        try:
+            known_items([item.model_dump() for item in items], owner="known")
+        except ConfigError as exc:
+            raise _value_error(exc) from None
+        return items
+
+    @field_validator("allow", "deny")
+    @classmethod
+    def _check_terms(cls, items: list[ListItem], info: ValidationInfo) -> list[ListItem]:
+        try:
+            entries = tuple(item.entry() for item in items)
+            TermLists(deny=entries) if info.field_name == "deny" else TermLists(allow=entries)
+        except ConfigError as exc:
+            raise _value_error(exc) from None
+        return items
+
+    def site_metadata(self) -> dict[str, Any]:
+        """The document metadata of the request's known identifiers and lists (none when not given)."""
+        metadata: dict[str, Any] = {}
+        if self.known:
+            metadata["known"] = [item.model_dump() for item in self.known]
+        if self.allow or self.deny:
+            allow, deny = (tuple(item.entry() for item in items) for items in (self.allow, self.deny))
+            metadata[DOCUMENT_LISTS] = TermLists(allow, deny)
+        return metadata
 
 
 class DeidRequest(NoteRequest):

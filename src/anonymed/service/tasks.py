@@ -13,9 +13,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from anonymed.document import Document
-from anonymed.errors import AnonymedError
+from anonymed.errors import AnonymedError, MethodUnavailable
 from anonymed.service.engine import Engine
-from anonymed.service.methods import MethodUnavailable
 from anonymed.service.models import (
     DeidRequest,
     DeidResponse,
@@ -71,7 +70,7 @@ def spans_out(doc: Document) -> list[SpanOut]:
 
 def detect(engine: Engine, body: NoteRequest) -> DetectResponse:
     """``POST /detect``: the spans found in the note."""
-    doc = engine.detect(body.text, body.lang, body.detectors, body.id)
+    doc = engine.detect(body.text, body.lang, body.detectors, body.id, body.site_metadata())
     return DetectResponse(id=doc.id, spans=spans_out(doc), elapsed_ms=0.0)
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from anonymed.dates.over89 import HIPAA_MAX_AGE
+from anonymed.dates.temporal import Unit, parse_temporal
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams, check_other_operator, fallback_for
 from anonymed.substitute.date_shift import jitter_amount
-from anonymed.substitute.dp_age import HIPAA_MAX_AGE, release_age
-from anonymed.substitute.temporal import Unit, parse_temporal
+from anonymed.substitute.dp_age import release_age
 
 
 @dataclass(frozen=True)

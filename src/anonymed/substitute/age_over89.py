@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from anonymed.dates.model import UNITS_PER_YEAR
+from anonymed.dates.over89 import HIPAA_MAX_AGE
+from anonymed.dates.temporal import Temporal, Unit, parse_temporal
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute.base import Context, Operator, OperatorParams
-from anonymed.substitute.dp_age import HIPAA_MAX_AGE, release_age
-from anonymed.substitute.temporal import Temporal, Unit, parse_temporal
-from anonymed.substitute.temporal_model import UNITS_PER_YEAR
+from anonymed.substitute.dp_age import release_age
 
 
 @dataclass(frozen=True)

@@ -22,20 +22,33 @@ module). Spans that cannot be read go to the ``fallback`` operator.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime as dt
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from anonymed.dates.over89 import (
+    OVER89,
+    aggregate,
+    birth_in_past,
+    cached_reference,
+    check_marker,
+    has_year,
+    implies_over89,
+    reference_date,
+)
+from anonymed.dates.pieces import Piece, read_pieces
+from anonymed.dates.random_date import random_fields
+from anonymed.dates.ranges import Fields, partner, write_pieces
+from anonymed.dates.temporal import Kind, Slot, Temporal, fields_of, render_temporal, with_year
+from anonymed.dates.values import ORDERS, document_reading, read_values
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams, check_other_operator, fallback_for
 from anonymed.substitute.context import patient_stream_key
-from anonymed.substitute.date_values import ORDERS, read_values
 from anonymed.substitute.invariant import fold
-from anonymed.substitute.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
-from anonymed.substitute.temporal import Kind, Slot, Temporal, fields_of, render_temporal
 
 _DAYS_PER_MONTH: Final = 30.436875
 _DAYS_PER_YEAR: Final = 365.25
@@ -118,7 +131,8 @@ class DateShiftOperator(Operator):
             (span.start, span.end)
         )
         if value is None:
-            return self.fallback_operator().operate(span, context)
+            written = self._pieces(span, context)
+            return written if written is not None else self.fallback_operator().operate(span, context)
         reference = cached_reference(context.document, context.state)
         if implies_over89(value, value.quantity, reference):
             return aggregate(value.parts, self.shift_params.over89)
@@ -128,8 +142,43 @@ class DateShiftOperator(Operator):
             return aggregate(value.parts, self.shift_params.over89)
         return render_moved(value, moved, span.text)
 
-    def moved(self, value: Temporal, shift: int, rng: RandomSource) -> int | float:
-        """The new quantity of ``value`` for the patient's ``shift`` and the value's own noise stream."""
+    def _pieces(self, span: Span, context: Context) -> str | None:
+        """A span holding several dates or a range, each part moved (see ``dates.pieces``); ``None``: none."""
+        order, year = document_reading(context, self._key())
+        reference = reference_date(context.document.metadata) or dt.date.today()
+        pieces = read_pieces(span.text, context.lang, order, reference)
+        if not pieces:
+            return None
+        born = cached_reference(context.document, context.state)
+        shift, marker = self.shift_days(context), self.shift_params.over89
+
+        def choose(index: int, piece: Piece, accept: Callable[[Fields], bool], base: Fields) -> Fields | str:
+            value = piece.value
+            if value is None:  # a date-shaped piece that is no real date: a real one in its layout
+                return random_fields(context.streams.for_span(_piece_span(span, piece)), accept, base)
+            value = with_year(value, year) if year is not None and not _year_shared(pieces, index) else value
+            value = birth_in_past(value, born) if span.subtype == "birth" else value
+            if implies_over89(value, value.quantity, born):
+                return aggregate(value.parts, marker)
+            rng = RandomSource.from_key(context.streams.key_for(span.label.value, "\x00value:" + value.key))
+            moved = self.moved(value, shift, rng, accept=lambda q: accept(fields_of(value.kind, q)))
+            if implies_over89(value, moved, born):
+                return aggregate(value.parts, marker)
+            return fields_of(value.kind, moved)
+
+        return write_pieces(span.text, pieces, choose, context.value_rng(span))
+
+    def moved(
+        self,
+        value: Temporal,
+        shift: int,
+        rng: RandomSource,
+        accept: Callable[[int | float], bool] | None = None,
+    ) -> int | float:
+        """The new quantity of ``value`` for the patient's ``shift`` and the value's own noise stream.
+
+        ``accept``: a constraint of the value's range (the noises allowed are tried in the value's order).
+        """
         p = self.shift_params
         if value.kind is Kind.AMOUNT:
             return jitter_amount(value.quantity, rng, round(abs(value.quantity) * p.amount_noise))
@@ -145,7 +194,8 @@ class DateShiftOperator(Operator):
         first = noises.pop(rng.randbelow(len(noises)))
         rng.python.shuffle(noises)
         candidates = [_shifted(value, shift + n) for n in [first, *noises]]
-        return next((q for q in candidates if _all_fields_change(value, q)), candidates[0])
+        allowed = [q for q in candidates if accept is None or accept(q)] or candidates
+        return next((q for q in allowed if _all_fields_change(value, q)), allowed[0])
 
 
 def _shift_from(stream_key: bytes, p: DateShiftParams) -> int:
@@ -198,3 +248,15 @@ def render_moved(value: Temporal, moved: int | float, original: str) -> str:
             return text
         moved += step
     return render_temporal(value, moved)
+
+
+def _piece_span(span: Span, piece: Piece) -> Span:
+    """The piece as a span of its own (its value stream: equal pieces get equal dates)."""
+    text = span.text[piece.start : piece.end]
+    return Span(span.start + piece.start, span.start + piece.end, span.label, text, subtype=span.subtype)
+
+
+def _year_shared(pieces: Sequence[Piece], index: int) -> bool:
+    """Whether a partial day takes its year from a date that writes it (then no year is inferred)."""
+    other = partner(pieces, index)
+    return other is not None and has_year(pieces[other].layout.value or pieces[index].layout.value)  # type: ignore[arg-type]

@@ -17,15 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from anonymed.dates.model import UNITS_PER_YEAR
+from anonymed.dates.over89 import HIPAA_MAX_AGE
+from anonymed.dates.temporal import Temporal, Unit, parse_temporal, render_temporal
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
 from anonymed.substitute.dp_common import DPOperator, DPParams
-from anonymed.substitute.temporal import Temporal, Unit, parse_temporal, render_temporal
-from anonymed.substitute.temporal_model import UNITS_PER_YEAR
-
-HIPAA_MAX_AGE = 89
 
 
 @dataclass(frozen=True)

@@ -47,18 +47,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from anonymed.dates.model import UNITS_PER_YEAR
+from anonymed.dates.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
+from anonymed.dates.temporal import Kind, Temporal, Unit, render_temporal
+from anonymed.dates.values import ORDERS, Values, read_values
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
-from anonymed.substitute.date_values import ORDERS, Values, read_values
 from anonymed.substitute.dp_age import DPAgeParams, release_age
 from anonymed.substitute.dp_common import DPOperator, DPParams
 from anonymed.substitute.dp_date_law import age_p_unchanged, gaps_p_unchanged, p_unchanged
-from anonymed.substitute.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
-from anonymed.substitute.temporal import Kind, Temporal, Unit, render_temporal
-from anonymed.substitute.temporal_model import UNITS_PER_YEAR
 
 CHRONOLOGIES = ("sort", "gaps", "none")
 #: ``metric``: "own" measures each value in its own unit (days for dates, years for years: the paper's);
@@ -144,7 +144,7 @@ class DPDateOperator(DPOperator):
         return parsed
 
     def _values(self, spans: Sequence[Span], context: Context) -> Values:
-        """Each span read once per document (``date_values.read_values``)."""
+        """Each span read once per document (``dates.values.read_values``)."""
         assert isinstance(self.params, DPDateParams)
         return read_values(spans, context, self.params.numeric_order, self._key(_VALUES))
 

@@ -20,10 +20,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from anonymed.dates.over89 import HIPAA_MAX_AGE, has_year
+from anonymed.dates.temporal import Kind, Slot, Temporal, Unit
 from anonymed.substitute import mechanisms
-from anonymed.substitute.dp_age import HIPAA_MAX_AGE
-from anonymed.substitute.over89 import has_year
-from anonymed.substitute.temporal import Kind, Slot, Temporal, Unit
 
 #: written without their period: the same text comes back when the noise is a multiple of it
 _PERIODS = {Kind.MONTH: 12, Kind.TIME: 1440, Kind.HOUR: 24}

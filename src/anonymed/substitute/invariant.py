@@ -20,9 +20,10 @@ import re
 import string
 from typing import Final
 
+from anonymed.dates import words
 from anonymed.randomness import RandomSource
-from anonymed.substitute import temporal_words as words
-from anonymed.substitute.fake_name import PARTICLES, TITLES
+from anonymed.substitute.fake.names import PARTICLES, TITLES
+from anonymed.substitute.fake.numbers import MEASURE_WORDS
 from anonymed.substitute.shape import random_like
 
 _WORD: Final = re.compile(r"[^\W\d_]+")
@@ -43,7 +44,10 @@ _KIND_WORDS: Final = frozenset(
     {"hospital", "hospitals", "clinic", "clinics", "center", "centre", "medical", "general", "memorial",
      "saint", "sainte", "university", "health", "care", "hopital", "clinique", "chu", "chr", "hospitalier",
      "universitaire", "street", "avenue", "ave", "road", "boulevard", "blvd", "lane", "ln", "drive", "dr",
-     "rue", "bd", "chemin", "allee", "impasse", "place", "route", "quai", "cedex"}
+     "rue", "bd", "chemin", "allee", "impasse", "place", "route", "quai", "cedex", "hosp", "hop", "rehab",
+     "rehabilitation", "infirmary", "nursing", "home", "med", "ctr", "ch", "sante", "polyclinique", "ehpad",
+     "institut", "st", "av", "bis", "ter", "appt", "apt", "studio", "suite", "batiment", "bat", "etage",
+     "square", "cours", "passage", "voie", "court", "way", "terrace"}
 )  # fmt: skip
 
 
@@ -56,7 +60,7 @@ def _common_words() -> frozenset[str]:
     dated = {fold(name) for table in (*words.MONTHS.values(), *words.WEEKDAYS.values()) for name in table}
     units = {fold(unit) for unit in words.UNIT_WORDS}
     numbers = {fold(n) for table in words.NUMBER_WORDS.values() for n in table}
-    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS}
+    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS, *MEASURE_WORDS}
     return frozenset({*TITLES, *PARTICLES, *dated, *units, *numbers, *generic})
 
 

@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from anonymed.dates.words import fold
 from anonymed.errors import ResourceError
-from anonymed.substitute.temporal_words import fold
 
 EARTH_RADIUS_KM = 6371.0
 BUILTIN_TABLES = {"default": "cities15000.csv.gz", "bfc_communes": "bfc_communes.csv"}

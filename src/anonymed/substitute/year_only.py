@@ -16,11 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from anonymed.document import Span
-from anonymed.errors import ConfigError
-from anonymed.substitute.base import Context, Operator, OperatorParams
-from anonymed.substitute.date_values import ORDERS, read_values
-from anonymed.substitute.over89 import (
+from anonymed.dates.over89 import (
     OVER89,
     aggregate,
     cached_reference,
@@ -28,7 +24,11 @@ from anonymed.substitute.over89 import (
     has_year,
     implies_over89,
 )
-from anonymed.substitute.temporal import Kind, Temporal
+from anonymed.dates.temporal import Kind, Temporal
+from anonymed.dates.values import ORDERS, read_values
+from anonymed.document import Span
+from anonymed.errors import ConfigError
+from anonymed.substitute.base import Context, Operator, OperatorParams
 
 _YEARS: Final = (Kind.DATE, Kind.MONTH_YEAR, Kind.YEAR)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from anonymed.detect.tagger.clusters import WordClusters
+from anonymed.detect.tagger.family import Tagger
 from anonymed.detect.tagger.features import FeatureLexicons
 from anonymed.detect.tagger.model import DEFAULT_HINTS, TaggerModel, TrainingParams, train_model
 from anonymed.document import Document
@@ -169,27 +170,52 @@ def train_with_recipe(
     )
 
 
+#: model families ``anonymed train recognizer`` can train (the shipped models are CRFs: see docs/detection.md)
+FAMILIES: Final = ("crf", "cnn", "ensemble")
+
+
 def train_recognizer(
     recipe: RecognizerRecipe,
     out: Path,
     *,
+    family: str = "crf",
+    cnn_weight: float = 0.3,
+    cnn_epochs: int = 8,
     on_document: Callable[[], None] | None = None,
     on_iteration: Callable[[int], None] | None = None,
-) -> TaggerModel:
-    """Train the tagger of ``recipe`` on all its data and write the model folder ``out``."""
+) -> Tagger:
+    """Train the tagger of ``recipe`` on all its data and write the model folder ``out``: a CRF, the CNN of
+    ``anonymed.train.neural`` (needs torch), or an ensemble of both in ``out/crf`` and ``out/cnn``
+    averaged with the CNN at ``cnn_weight``."""
+    if family not in FAMILIES:
+        raise ConfigError(f"unknown recognizer family {family!r}; known: {', '.join(FAMILIES)}")
     dev = dev_documents(recipe)
     wiki = wikiann_documents(recipe)
     docs = training_documents(recipe, dev, wiki)
-    return train_with_recipe(
-        recipe,
-        docs,
-        recipe_lexicons(recipe, wiki),
-        out,
-        clusters=recipe_clusters(recipe),
-        meta={"lang": recipe.lang, "recipe": recipe.describe(), "documents": len(docs)},
-        on_document=on_document,
-        on_iteration=on_iteration,
-    )
+    lexicons = recipe_lexicons(recipe, wiki)
+    meta = {"lang": recipe.lang, "recipe": recipe.describe(), "documents": len(docs)}
+    if family == "crf":
+        return train_with_recipe(
+            recipe,
+            docs,
+            lexicons,
+            out,
+            clusters=recipe_clusters(recipe),
+            meta=meta,
+            on_document=on_document,
+            on_iteration=on_iteration,
+        )
+    from anonymed.detect.tagger.family import load_tagger, write_ensemble
+    from anonymed.train.neural import NeuralParams, train_neural
+
+    cnn_folder = out if family == "cnn" else out / "cnn"
+    params = NeuralParams(epochs=cnn_epochs, seed=recipe.seed)
+    train_neural(docs, lexicons, cnn_folder, params=params, hints=recipe.hints, meta=meta)
+    if family == "ensemble":
+        clusters = recipe_clusters(recipe)
+        train_with_recipe(recipe, docs, lexicons, out / "crf", clusters=clusters, meta=meta)
+        write_ensemble(out, {"crf": 1.0 - cnn_weight, "cnn": cnn_weight}, meta)
+    return load_tagger(out)
 
 
 def document_count(recipe: RecognizerRecipe) -> int:

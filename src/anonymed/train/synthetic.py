@@ -8,10 +8,10 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any, Final, cast
 
+from anonymed.dates.words import MONTHS
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute.temporal_words import MONTHS
 
 _DIGITS: Final = re.compile(r"\d+")
 _FAKER_LOCALES: Final = {"en": "en_US", "fr": "fr_FR"}

@@ -202,3 +202,16 @@ def test_shipped_model_is_small_and_describes_its_recipe(lang: str) -> None:
     assert size < 30_000_000
     model = TaggerDetector().model_for(lang)
     assert model.meta["lang"] == lang and model.meta["hints"]
+
+
+def test_a_name_found_by_a_trusted_context_rule_is_tagged_and_propagated_whatever_its_case() -> None:
+    text = "Spoke with mrs. Kowalczyk today; KOWALCZYK'S son called, then kowalczyk aware."
+    tokens = _tokens(text)
+    marginals = [{"O": 0.99, "NAME": 0.01} for _ in tokens]  # the model saw no name at all
+    start = text.index("Kowalczyk")
+    hint = Span.of(text, start, start + 9, "NAME", source="contexts.title", score=0.7)
+    other = Span.of(text, 0, 5, "NAME", source="contexts.speech", score=0.7)  # not a trusted rule
+    spans = TaggerDetector(TaggerParams()).decode(text, tokens, marginals, lang="en", hints=[hint, other])
+    assert [s.text for s in spans] == ["Kowalczyk", "KOWALCZYK", "kowalczyk"]
+    untrusted = TaggerDetector(TaggerParams(trusted_hints=()))
+    assert untrusted.decode(text, tokens, marginals, lang="en", hints=[hint]) == []

@@ -148,3 +148,23 @@ def test_train_recognizer_rejects_an_unknown_language(tmp_path: Path) -> None:
         app, ["recognizer", "--lang", "de", "--out", str(tmp_path / "m"), "--no-progress"]
     )
     assert result.exit_code == 2
+
+
+def test_train_recognizer_command_trains_an_ensemble_of_crf_and_cnn(tmp_path: Path) -> None:
+    from anonymed.detect.tagger.family import EnsembleTagger, load_tagger
+
+    root = _training_root(tmp_path)
+    out = tmp_path / "ensemble"
+    args = ["recognizer", "--data", str(root), "--out", str(out), "--iterations", "5", "--no-progress"]
+    result = CliRunner().invoke(app, [*args, "--family", "ensemble", "--cnn-weight", "0.25"])
+    assert result.exit_code == 0, result.output
+    model = load_tagger(out)
+    assert isinstance(model, EnsembleTagger) and model.weights == [0.75, 0.25]
+    assert (out / "crf" / "model.crfsuite").exists() and (out / "cnn" / "weights.npz").exists()
+
+
+def test_train_recognizer_rejects_an_unknown_family(tmp_path: Path) -> None:
+    root = _training_root(tmp_path)
+    args = ["recognizer", "--data", str(root), "--out", str(tmp_path / "m"), "--no-progress"]
+    result = CliRunner().invoke(app, [*args, "--family", "bert"])
+    assert result.exit_code != 0 and "bert" in result.output

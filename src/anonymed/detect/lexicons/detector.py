@@ -19,7 +19,8 @@ from anonymed.detect.lexicons.places import (
     zip_city_hits,
 )
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, us_state_codes
-from anonymed.detect.lexicons.tokens import tokenize, upper_ratio
+from anonymed.detect.lexicons.tokens import Token, upper_ratio
+from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -65,12 +66,16 @@ class LexiconDetector(Detector):
 
     def detect(self, doc: Document) -> list[Span]:
         """Name and place spans of ``doc.text`` (source ``lexicons``)."""
-        text = doc.text
-        tokens = tokenize(text)
+        return self.detect_view(NoteView(doc))
+
+    def detect_view(self, note: NoteView) -> list[Span]:
+        """Name and place spans of the view's document, over its shared words."""
+        text = note.text
+        tokens = note.words
         if not tokens:
             return []
         lists = name_lists()
-        view = build_view(tokens, lists, doc.lang, upper_ratio(tokens))
+        view = note.shared(("lexicons.view", note.lang), lambda: _word_view(tokens, note.lang))
         places = self._places(view) if self.params.places else []
         names = find_names(view, lists, high_recall=self.params.high_recall) if self.params.names else {}
         kept = [hit for hit in places if self.params.regions or hit[3] not in REGIONS]
@@ -100,6 +105,11 @@ class LexiconDetector(Detector):
             score=score,
             subtype=subtype,
         )
+
+
+def _word_view(tokens: list[Token], lang: str) -> View:
+    """The classified words of one document (shared by every lexicon detector run on it)."""
+    return build_view(tokens, name_lists(), lang, upper_ratio(tokens))
 
 
 def _outside(names: Marks, places: list[Hit]) -> Marks:

@@ -6,7 +6,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from anonymed.document import Span
 from anonymed.labels import Label
@@ -34,6 +34,13 @@ class PatternParams:
 
     high_recall: bool = False
     times: bool = False
+    #: the site's own formats (``[[detector_params.patterns.custom]]``, ``anonymed.detect.custom``)
+    custom: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        from anonymed.detect.custom import custom_patterns
+
+        object.__setattr__(self, "custom", custom_patterns(self.custom))
 
 
 @dataclass(frozen=True)

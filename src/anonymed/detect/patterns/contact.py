@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan
+from anonymed.detect.patterns.base import Scan, words
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -30,9 +30,17 @@ _FR: Final = re.compile(
     r"(?:(?P=fsep)\d{2}){3}" + _EXT + r"(?![\w])",
     re.I,
 )
+#: +44 20 7946 0958, 0049 30 901820, (33) 1 42 68 53 00; a trunk prefix in parentheses may follow the
+#: country code (+44 (0)20 ...)
 _INTL: Final = re.compile(
-    r"(?<![\d+(])(?:(?:\+|00)\d{1,3}|\(\d{1,3}\))" + _SEP + r"?\d(?:" + _SEP + r"?\d){7,11}(?![\w]|[./-]\d)"
+    r"(?<![\d+(])(?:(?:\+|00)\d{1,3}(?: ?\(0\))?|\(\d{1,3}\))"
+    + _SEP
+    + r"?\d(?:"
+    + _SEP
+    + r"?\d){7,11}(?![\w]|[./-]\d)"
 )
+#: a UK national number: 0, an area code, eleven digits in all (020 7946 0958, 0161 496 0000, 07700 900123)
+_UK: Final = re.compile(r"(?<![\w+(.-])0\d{2,4}[ -]?\d{3,4}[ -]?\d{3,4}(?![\w]|[./-]\d)")
 #: digits alone in parentheses, as people write a number to call back: (240444-1243), (301 273 45166)
 _PARENS: Final = re.compile(r"\((\d[\d -]{7,16}\d)\)")
 #: any grouping of 7 to 13 digits right after a phone word ("Phone:\n0490 75 40 81", "call me at 450 0840")
@@ -58,12 +66,14 @@ _DOMAIN: Final = re.compile(
     re.I,
 )
 _IPV4: Final = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
-_IPV6: Final = re.compile(r"(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
+#: full or compressed (RFC 5952) IPv6 addresses, with an optional prefix length: fe80::1, 2001:db8::/32
+_IPV6: Final = re.compile(r"(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:/\d{1,3})?(?![\w:]|/\d)")
 
 PATTERNS: Final = (
     _US,
     _FR,
     _INTL,
+    _UK,
     _PARENS,
     _GROUPED,
     _CUE_BEFORE,
@@ -102,6 +112,9 @@ def _phones(scan: Scan) -> Iterator[Span]:
         yield _phone(scan, match.start(), match.end(), 0.9)
     for match in _INTL.finditer(scan.text):
         yield _phone(scan, match.start(), match.end(), 0.9)
+    for match in _UK.finditer(scan.text):
+        if sum(char.isdigit() for char in match.group(0)) == 11:
+            yield _phone(scan, match.start(), match.end(), 0.8)
     for match in _PARENS.finditer(scan.text):
         if 9 <= sum(char.isdigit() for char in match.group(1)) <= 12:
             yield _phone(scan, match.start(1), match.end(1), 0.6)
@@ -116,10 +129,31 @@ def _phones(scan: Scan) -> Iterator[Span]:
         yield _phone(scan, match.start(1), match.end(1), 0.85)
 
 
+#: top-level domains common enough to vouch for an address whose host name has no letter (163.com)
+_COMMON_TLDS: Final = words("com org net edu gov mil int io info biz fr uk de eu us ca au be ch es it nl")
+
+
+def email_ok(address: str) -> bool:
+    """Whether an e-mail-shaped match is an address, not a reading ("HR 88 @ 60.Pt", "drip@5.ML").
+
+    The top-level domain is alphabetic; the host name has a letter unless the domain is a common one; an
+    address written with spaces around "@" needs letters in its local part and a common domain.
+    """
+    local, _, domain = address.partition("@")
+    labels = [label.strip() for label in domain.split(".")]
+    tld = labels[-1]
+    if not (tld.isalpha() and 2 <= len(tld) <= 24):
+        return False
+    common = tld.lower() in _COMMON_TLDS
+    host_has_letter = any(char.isalpha() for char in labels[0])
+    if local.endswith(" ") or domain.startswith(" "):
+        return common and host_has_letter and sum(char.isalpha() for char in local) >= 2
+    return host_has_letter or common
+
+
 def _addresses(scan: Scan) -> Iterator[Span]:
-    for match in _EMAIL.finditer(scan.text):
-        domain = match.group(0).rsplit(".", 1)[-1].strip()
-        if domain.isalpha() and 2 <= len(domain) <= 24:
+    for match in _EMAIL.finditer(scan.text) if "@" in scan.text else ():
+        if email_ok(match.group(0)):
             yield scan.span(match.start(), match.end(), Label.CONTACT, "email", 0.95)
     for match in _URL.finditer(scan.text):
         end = match.end()
@@ -134,13 +168,14 @@ def _ips(scan: Scan) -> Iterator[Span]:
     for match in _IPV4.finditer(scan.text):
         if all(int(part) <= 255 for part in match.group(0).split(".")):
             yield scan.span(match.start(), match.end(), Label.LOCATION, "ip", 0.95)
-    for match in _IPV6.finditer(scan.text):
+    for match in _IPV6.finditer(scan.text) if "::" in scan.text or scan.text.count(":") > 2 else ():
         candidate = match.group(0)
-        groups = [g for g in candidate.split(":") if g]
-        if len(groups) < 3 or not any(len(g) >= 3 or g.isalpha() for g in groups):
-            continue
+        groups = [g for g in candidate.split("/")[0].split(":") if g]
+        enough = len(groups) >= 3 or ("::" in candidate and len(groups) == 2)
+        if not enough or not any(len(g) >= 3 or g.isalpha() for g in groups):
+            continue  # 10:30:45 is a time and 12::30 a typo; fe80::1 names a host
         try:
-            ipaddress.IPv6Address(candidate)
+            ipaddress.IPv6Network(candidate, strict=False)
         except ValueError:
             continue
         yield scan.span(match.start(), match.end(), Label.LOCATION, "ip", 0.9)

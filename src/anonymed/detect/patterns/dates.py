@@ -35,13 +35,14 @@ _RATIO_BEFORE: Final = words(
     "ps psv cpap bipap imv simv peep vent vented ventilator flowby flow mode settings setting pain cp "
     "angina strength motor grip murmur sem hsm co/ci ci svr rales crackles cxs crackle up gcs scale score "
     "ratio titer titre titers dilution rated rates rate eva x grade bp pa pap cvp nbp abp art "
-    "tension ta pression fio2 sats sat cuff wedge pcwp ie i/e i:e pressures pressure nipple mouth"
+    "tension ta pression fio2 sats sat cuff wedge pcwp ie i/e i:e pressures pressure nipple mouth "
+    "page pages pg sheet pupils pupil perrl perrla"
 )
 #: words just after a number pair that make it a setting, a score or a fraction
 _RATIO_AFTER: Final = words(
     "peep ps cm cmh2o pain cp angina str strength up sem murmur ns nss of ips psv cpap pressure support "
     "rule assist dose doses strength mmhg sat sats mm scale semaines jours mois ans weeks days months years "
-    "fois times"
+    "fois times bottles bottle sets pages views cultures"
 )
 #: ventilator context close before (same line): small pairs there are pressure settings (PS 10 / PEEP 5)
 _VENT_NEAR: Final = re.compile(
@@ -133,6 +134,8 @@ def _short_dates(scan: Scan) -> Iterator[Span]:
         if _is_ratio(scan, match.start(), match.end(), first, second, len(match.group(2))):
             continue
         cued = any_in(scan.words_before(match.start(), 1, 20), _DATE_BEFORE)
+        if scan.lang == "en" and first > 12 and not cued:
+            continue  # English notes write month/day: 13/10 and 21/2 are settings and lengths
         score = 0.85 if cued else (0.6 if month_year else 0.7)
         yield scan.span(match.start(), match.end(), Label.DATE, None, score)
 

@@ -6,14 +6,18 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, ClassVar, Final
 
 from anonymed.detect.base import Detector
+from anonymed.detect.custom import compile_patterns
 from anonymed.detect.patterns import (
     ages,
     contact,
     dates,
+    formats,
     ids,
+    people,
     places,
     spaced,
     textdates,
@@ -21,6 +25,7 @@ from anonymed.detect.patterns import (
     years,
 )
 from anonymed.detect.patterns.base import Finder, PatternParams, Scan, resolve_overlaps
+from anonymed.detect.patterns.recognizer import find_declared
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -38,6 +43,8 @@ FINDERS: Final[tuple[Finder, ...]] = (
     places.find_zips,
     ages.find_ages,
     spaced.find_spaced,
+    partial(find_declared, formats.RECOGNIZERS),
+    partial(find_declared, people.RECOGNIZERS),
 )
 
 _MODULES: Final = (
@@ -50,6 +57,8 @@ _MODULES: Final = (
     places,
     ages,
     spaced,
+    formats,
+    people,
 )
 
 
@@ -99,6 +108,7 @@ class PatternDetector(Detector):
 
     def __init__(self, params: PatternParams | Mapping[str, Any] | None = None) -> None:
         self.params = _params(params)
+        self.custom = compile_patterns(self.params.custom)  # the site's formats (anonymed.detect.custom)
 
     def detect(self, doc: Document) -> list[Span]:
         """Non-overlapping spans found in ``doc.text`` (source ``patterns``)."""
@@ -108,4 +118,5 @@ class PatternDetector(Detector):
         """Non-overlapping spans found in ``text`` written in ``lang``."""
         scan = Scan(text, lang, self.params)
         candidates = [span for finder in FINDERS for span in finder(scan)]
+        candidates += find_declared(self.custom, scan)
         return mark_births(scan, resolve_overlaps(candidates))

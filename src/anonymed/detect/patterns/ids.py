@@ -46,11 +46,27 @@ _CUED: Final = tuple(
     for subtype, cue in _CUES
 )
 _DECIMAL: Final = re.compile(r"\d+[.,]\d+")
+#: readings, not identifiers, after "#" or "ID": decimal ranges (95.8-97.2), pressures (34-40/24-30)
+_NUMBER_RANGE: Final = r"\d+(?:[.,]\d+)?(?:-\d+(?:[.,]\d+)?)?"
+_READING: Final = re.compile(_NUMBER_RANGE + r"(?:/" + _NUMBER_RANGE + r")*")
 _LONG: Final = re.compile(r"(?<![\w.,/-])\d{8,24}(?![\w]|[.,/-]\d)")
 _SHORTER: Final = re.compile(r"(?<![\w.,/-])\d{6,7}(?![\w]|[.,/-]\d)")
+#: numbers joined by "x": ventilator settings (700x12x5, 500x14), sizes (3x4x2), repetitions
+_SETTING: Final = re.compile(r"(?<![\dA-Za-z])[A-Za-z]{0,4}\d++(?:[xX]\d*+)+[A-Za-z]{0,4}")
 _MIXED: Final = re.compile(r"(?<![\w-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{7,24}(?![\w-])")
 
-PATTERNS: Final = (_SSN, _SSN_CUE, _NIR, _NIR_SHAPE, *(p for _, p in _CUED), _LONG, _SHORTER, _MIXED)
+PATTERNS: Final = (
+    _SSN,
+    _SSN_CUE,
+    _NIR,
+    _NIR_SHAPE,
+    *(p for _, p in _CUED),
+    _LONG,
+    _SHORTER,
+    _SETTING,
+    _READING,
+    _MIXED,
+)
 
 
 def ssn_is_valid(area: str, group: str, serial: str) -> bool:
@@ -98,8 +114,9 @@ def _cued(scan: Scan) -> Iterator[Span]:
             digits = sum(char.isdigit() for char in value)
             if digits < (3 if subtype != "other" else 4) or scan.unit_follows(match.end()):
                 continue
-            if _DECIMAL.fullmatch(value):
-                continue  # "ID: 101.2" is a temperature under an "infectious disease" heading
+            decimal_or_ratio = any(char in value for char in "/.,")
+            if _DECIMAL.fullmatch(value) or (decimal_or_ratio and _READING.fullmatch(value)):
+                continue  # "ID: 101.2", "ID=95.8-97.2": temperatures; "PA # 34-40/24-30": pressures
             score = 0.9 if subtype != "other" else 0.75
             yield scan.span(match.start("value"), match.end("value"), Label.ID, subtype, score)
 
@@ -110,6 +127,8 @@ def _bare(scan: Scan) -> Iterator[Span]:
             yield scan.span(match.start(), match.end(), Label.ID, "other", 0.5)
     for match in _MIXED.finditer(scan.text):
         token = match.group(0)
+        if _SETTING.fullmatch(token):
+            continue  # 700x12x5: volume x rate (x PEEP), a ventilator setting; 3x4x5 a size
         if sum(char.isdigit() for char in token) >= 5 and not scan.unit_follows(match.end()):
             yield scan.span(match.start(), match.end(), Label.ID, "other", 0.5)
     if scan.params.high_recall:

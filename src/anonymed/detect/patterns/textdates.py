@@ -56,7 +56,13 @@ _YEAR_WORDS: Final = r"(?:deux[- ]mille|mille|mil)(?:[- ]" + _NUM_WORD + r"){0,6
 _WEEKDAY_PREFIX: Final = r"(?:" + _WEEKDAY + r",? )?"
 #: 26 février 2020, 26th of February, 1->2 nov, 96, 01sep2018, le 3 mars
 _DAY_FIRST: Final = re.compile(
-    r"(?<![\w.,/-])" + _WEEKDAY_PREFIX + _RANGE + r"(?P<day>" + _DAY_GLUED + r"),? ?(?:of |de |d')?" + _MONTH,
+    r"(?<![\w.,/-])"
+    + _WEEKDAY_PREFIX
+    + _RANGE
+    + r"(?P<day>"
+    + _DAY_GLUED
+    + r")(?:,? ?(?:of |de |d')?|-)"
+    + _MONTH,
     re.IGNORECASE,
 )
 #: February 26, 2020 - Feb. 26 - July 29th
@@ -67,11 +73,15 @@ _MONTH_FIRST: Final = re.compile(
 _MONTH_YEAR: Final = re.compile(
     _MONTH + r",? ?(?:of |de |d')?(?P<year>(?:19|20)\d{2}|'\d{2})(?!\d)", re.IGNORECASE
 )
+#: a month and a year joined by a hyphen, as forms and lab systems print them: May-21, SEP-2019
+_MONTH_HYPHEN_YEAR: Final = re.compile(
+    _MONTH + r"-(?P<year>(?:19|20)\d{2}|\d{2})(?![\w-]|[.,/:]\d)", re.IGNORECASE
+)
 #: vingt mars 2020, le deux janvier mille neuf cent soixante dix huit
 _WORD_DAY: Final = re.compile(r"(?<![\w-])" + _DAY_WORD + r" " + _MONTH, re.IGNORECASE)
 #: a year after a day and a month: ", 2020", " 96", " '92", " mille neuf cent ..."
 _YEAR_TAIL: Final = re.compile(
-    r",? ?(?:(?:19|20)\d{2}|'?\d{2}|" + _YEAR_WORDS + r")(?![\w:/.,-]\d|\d|[:h]\d)", re.IGNORECASE
+    r"(?:,? ?|-)(?:(?:19|20)\d{2}|'?\d{2}|" + _YEAR_WORDS + r")(?![\w:/.,-]\d|\d|[:h]\d)", re.IGNORECASE
 )
 #: a bare month or weekday name, checked against context in code
 _BARE: Final = re.compile(
@@ -82,7 +92,16 @@ _ORDINAL: Final = re.compile(
     r"(?<=\bthe )(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)(?= ?[.,;:)!?]| ?$)", re.I | re.M
 )
 
-PATTERNS: Final = (_DAY_FIRST, _MONTH_FIRST, _MONTH_YEAR, _WORD_DAY, _YEAR_TAIL, _BARE, _ORDINAL)
+PATTERNS: Final = (
+    _DAY_FIRST,
+    _MONTH_FIRST,
+    _MONTH_YEAR,
+    _MONTH_HYPHEN_YEAR,
+    _WORD_DAY,
+    _YEAR_TAIL,
+    _BARE,
+    _ORDINAL,
+)
 
 #: month tokens that are also common words (may, mar = MAR chart, dec = decreased, sept = seven)
 _AMBIGUOUS: Final = words("may march mar dec sep sept")
@@ -127,6 +146,9 @@ def _named_dates(scan: Scan) -> Iterator[Span]:
             yield scan.span(match.start(), end, Label.DATE, None, 0.85)
     for match in _MONTH_YEAR.finditer(scan.text):
         yield scan.span(match.start(), match.end(), Label.DATE, None, 0.9)
+    for match in _MONTH_HYPHEN_YEAR.finditer(scan.text):
+        if _month_ok(scan, match, len(match.group("year")) == 4):
+            yield scan.span(match.start(), match.end(), Label.DATE, None, 0.85)
     for match in _WORD_DAY.finditer(scan.text):
         end = _with_year(scan, match.end())
         yield scan.span(match.start(), end, Label.DATE, None, 0.9 if end > match.end() else 0.8)
@@ -151,11 +173,18 @@ def _bare_names(scan: Scan) -> Iterator[Span]:
     for match in _BARE.finditer(scan.text):
         if _bare_ok(scan, match):
             yield scan.span(match.start(), match.end(), Label.DATE, None, 0.5)
+    yield from _ordinals(scan)
+
+
+def _ordinals(scan: Scan) -> Iterator[Span]:
     for match in _ORDINAL.finditer(scan.text):
         yield scan.span(match.start(), match.end(), Label.DATE, None, 0.6)
 
 
 def find_text_dates(scan: Scan) -> Iterator[Span]:
-    """Dates and date parts written with month or weekday names."""
-    yield from _named_dates(scan)
-    yield from _bare_names(scan)
+    """Dates and date parts written with month or weekday names (most notes have none: one scan then)."""
+    if _BARE.search(scan.text) is not None:
+        yield from _named_dates(scan)
+        yield from _bare_names(scan)
+    else:
+        yield from _ordinals(scan)

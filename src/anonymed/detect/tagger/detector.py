@@ -10,24 +10,55 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from anonymed.detect.base import Detector
-from anonymed.detect.lexicons.tokens import fold
+from anonymed.detect.tagger.decode import (
+    SOURCE,
+    anchor_tokens,
+    best_label,
+    extend_initials,
+    propagate,
+    spans_of,
+    trust_hints,
+)
+from anonymed.detect.tagger.family import Tagger, load_tagger
 from anonymed.detect.tagger.features import TaggerToken
-from anonymed.detect.tagger.model import OUTSIDE, TaggerModel
-from anonymed.document import LONE_SURROGATE, Document, Span
+from anonymed.detect.tagger.model import OUTSIDE, SURE_OUTSIDE
+from anonymed.detect.tagger.prune import prune_names
+from anonymed.detect.view import NoteView
+from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
-
-SOURCE: Final = "tagger"
 
 #: the shipped model folder of each language, under ``anonymed/resources/models/``
 SHIPPED_MODELS: Final = {"en": "tagger-en", "fr": "tagger-fr"}
 
-#: per language, the labels propagated to other mentions and whether initials join names, by default
-#: (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial)
-DECODE_DEFAULTS: Final[dict[str, tuple[tuple[str, ...], bool]]] = {"en": (("NAME", "LOCATION"), True)}
-_NEUTRAL: Final[tuple[tuple[str, ...], bool]] = (("NAME",), False)
 
-#: characters that may separate two tokens of one span ("J. Smith", "O'Brien", "12/03/2020", "Jean-Marc")
-_JOINERS: Final = frozenset(" \t.'’-/,:")
+@dataclass(frozen=True)
+class LanguageDecoding:
+    """How a language's notes are decoded by default (each field has a ``TaggerParams`` override)."""
+
+    propagate_labels: tuple[str, ...] = ("NAME",)
+    initials: bool = False
+    prune: bool = False
+    #: hint sources whose spans count as found (tagged, and propagated to the note's other mentions)
+    trusted_hints: tuple[str, ...] = ()
+
+
+#: per language (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial,
+#: and the context rules and precision rules are English)
+DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
+    "en": LanguageDecoding(
+        ("NAME", "LOCATION"),
+        initials=True,
+        prune=True,
+        trusted_hints=(
+            "contexts.title",
+            "contexts.credential",
+            "contexts.initial",
+            "contexts.subject",
+            "contexts.institution",
+        ),
+    )
+}
+_NEUTRAL: Final = LanguageDecoding()
 
 
 @dataclass(frozen=True)
@@ -39,8 +70,11 @@ class TaggerParams:
     precision). ``propagate`` also tags, anywhere in the note, the words the model tagged as a name with
     probability above ``propagate_above`` elsewhere in the same note, and likewise for the other labels of
     ``propagate_labels``. ``initials`` also tags a lone letter followed by a period and a tagged name ("J.
-    Smith"). Both default (None) to the note language's ``DECODE_DEFAULTS``. ``model`` is a model folder
-    written by ``anonymed train recognizer``; by default the shipped model of the note's language.
+    Smith"). ``prune`` applies the precision rules of ``tagger.prune`` (role words, eponyms, doses, edge
+    words). ``trusted_hints`` names hint sources (context rules) whose names are taken as found: tagged,
+    and propagated like the model's own. All four default (None) to the note language's
+    ``DECODE_DEFAULTS``. ``model`` is a model folder written by ``anonymed train recognizer``; by default
+    the shipped model of the note's language.
     """
 
     threshold: float = 0.8
@@ -50,13 +84,19 @@ class TaggerParams:
     propagate_above: float = 0.5
     propagate_labels: tuple[str, ...] | None = None
     initials: bool | None = None
+    prune: bool | None = None
+    trusted_hints: tuple[str, ...] | None = None
     model: str | None = None
 
     def __post_init__(self) -> None:
-        for name in ("threshold", "high_recall_threshold", "propagate_above"):
+        for name, top in (
+            ("threshold", SURE_OUTSIDE),
+            ("high_recall_threshold", SURE_OUTSIDE),
+            ("propagate_above", 1.0),
+        ):
             value = getattr(self, name)
-            if not 0.0 < value <= 1.0:
-                raise ConfigError(f"tagger option {name} must be in (0, 1], got {value!r}")
+            if not 0.0 < value <= top:
+                raise ConfigError(f"tagger option {name} must be in (0, {top}], got {value!r}")
 
     @property
     def cutoff(self) -> float:
@@ -74,9 +114,9 @@ def shipped_model_path(lang: str) -> Path:
 
 
 @lru_cache(maxsize=8)
-def load_model(folder: str) -> TaggerModel:
-    """The model in ``folder``, loaded once per process and shared."""
-    return TaggerModel.load(Path(folder))
+def load_model(folder: str) -> Tagger:
+    """The model in ``folder`` (CRF, CNN or ensemble), loaded once per process and shared."""
+    return load_tagger(Path(folder))
 
 
 class TaggerDetector(Detector):
@@ -88,19 +128,20 @@ class TaggerDetector(Detector):
     def __init__(self, params: TaggerParams | None = None) -> None:
         self.params = params if params is not None else TaggerParams()
 
-    def model_for(self, lang: str) -> TaggerModel:
+    def model_for(self, lang: str) -> Tagger:
         """The model used for notes in ``lang``."""
         folder = self.params.model or str(shipped_model_path(lang))
         return load_model(folder)
 
     def detect(self, doc: Document) -> list[Span]:
         """Tagged spans of ``doc.text`` (source ``tagger``)."""
-        tagged = doc
-        # CRFsuite fails on lone surrogates (SystemError): tag a same-length copy with U+FFFD in their place
-        if LONE_SURROGATE.search(doc.text):
-            tagged = Document(doc.id, LONE_SURROGATE.sub("\ufffd", doc.text), doc.metadata)
-        tokens, marginals = self.model_for(doc.lang).marginals(tagged)
-        return self.decode(doc.text, tokens, marginals, lang=doc.lang)
+        return self.detect_view(NoteView(doc))
+
+    def detect_view(self, view: NoteView) -> list[Span]:
+        """Tagged spans of the view's document, from its shared tokens and its detectors' spans."""
+        model = self.model_for(view.lang)
+        tokens, marginals = model.marginals(view)
+        return self.decode(view.text, tokens, marginals, lang=view.lang, hints=model.hints(view))
 
     def decode(
         self,
@@ -109,95 +150,40 @@ class TaggerDetector(Detector):
         marginals: Sequence[dict[str, float]],
         *,
         lang: str | None = None,
+        hints: Sequence[Span] = (),
     ) -> list[Span]:
         """Spans from per-token label probabilities, under this detector's threshold and propagation.
 
         ``lang`` chooses the defaults of ``propagate_labels`` and ``initials`` (None: names only, no
-        initials).
+        initials). ``hints`` are the spans of the rule detectors: a confident format (``anchors``) gives
+        its label to the tagged tokens inside it, and no tagged span crosses its edges.
         """
-        return _spans(text, tokens, marginals, self._decide(tokens, marginals, lang))
+        labels = self._decide(text, tokens, marginals, lang, hints)
+        groups = anchor_tokens(tokens, hints, labels)
+        return spans_of(text, tokens, marginals, labels, groups)
 
     def _decide(
-        self, tokens: Sequence[TaggerToken], marginals: Sequence[dict[str, float]], lang: str | None
+        self,
+        text: str,
+        tokens: Sequence[TaggerToken],
+        marginals: Sequence[dict[str, float]],
+        lang: str | None,
+        hints: Sequence[Span],
     ) -> list[str]:
         params = self.params
-        default_labels, default_initials = DECODE_DEFAULTS.get(lang or "", _NEUTRAL)
-        labels = [_best(p) if p[OUTSIDE] < params.cutoff else OUTSIDE for p in marginals]
+        defaults = DECODE_DEFAULTS.get(lang or "", _NEUTRAL)
+        labels = [best_label(p) if p[OUTSIDE] < params.cutoff else OUTSIDE for p in marginals]
+        trusted = params.trusted_hints if params.trusted_hints is not None else defaults.trusted_hints
+        found = trust_hints(tokens, hints, labels, frozenset(trusted)) if trusted else {}
         if params.propagate:
-            for label in params.propagate_labels if params.propagate_labels is not None else default_labels:
-                _propagate(tokens, marginals, labels, label, params.propagate_above)
-        if params.initials if params.initials is not None else default_initials:
-            _extend_initials(tokens, labels)
+            propagated = (
+                params.propagate_labels if params.propagate_labels is not None else defaults.propagate_labels
+            )
+            for label in propagated:
+                extra = found.get(label, set())
+                propagate(tokens, marginals, labels, label, params.propagate_above, extra)
+        if params.initials if params.initials is not None else defaults.initials:
+            extend_initials(tokens, labels)
+        if params.prune if params.prune is not None else defaults.prune:
+            prune_names(text, tokens, labels)
         return labels
-
-
-def _extend_initials(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
-    """Tag ``NAME`` on a one-letter token followed by ``.`` and a name on the same line ("J. Smith")."""
-    for index in range(len(tokens) - 1, 0, -1):
-        token, after = tokens[index - 1], tokens[index]
-        if (
-            labels[index] == "NAME"
-            and labels[index - 1] == OUTSIDE
-            and len(token.text) == 1
-            and token.text.isalpha()
-            and after.before == "."
-            and not after.newline_before
-        ):
-            labels[index - 1] = "NAME"
-
-
-def _propagate(
-    tokens: Sequence[TaggerToken],
-    marginals: Sequence[dict[str, float]],
-    labels: list[str],
-    label: str,
-    above: float,
-) -> None:
-    """Tag ``label`` on the untagged mentions of words tagged ``label`` with probability above ``above``."""
-    sure = {
-        fold(t.text)
-        for t, p in zip(tokens, marginals, strict=True)
-        if len(t.text) > 2 and p.get(label, 0.0) > above
-    }
-    if sure:
-        for index, token in enumerate(tokens):
-            if labels[index] == OUTSIDE and fold(token.text) in sure:
-                labels[index] = label
-
-
-def _best(probabilities: dict[str, float]) -> str:
-    return max((label for label in probabilities if label != OUTSIDE), key=probabilities.__getitem__)
-
-
-def _spans(
-    text: str, tokens: Sequence[TaggerToken], marginals: Sequence[dict[str, float]], labels: Sequence[str]
-) -> list[Span]:
-    """Join neighbouring tokens of one label into spans (across short punctuation, not line breaks)."""
-    spans: list[Span] = []
-    run: list[int] = []
-    for index, label in enumerate(labels):
-        if run and (label != labels[run[-1]] or not _joinable(text, tokens[run[-1]], tokens[index])):
-            spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
-            run = []
-        if label != OUTSIDE:
-            run.append(index)
-    if run:
-        spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
-    return spans
-
-
-def _joinable(text: str, left: TaggerToken, right: TaggerToken) -> bool:
-    gap = text[left.end : right.start]
-    return len(gap) <= 3 and all(char in _JOINERS for char in gap)
-
-
-def _span(
-    text: str,
-    tokens: Sequence[TaggerToken],
-    marginals: Sequence[dict[str, float]],
-    run: list[int],
-    label: str,
-) -> Span:
-    score = sum(1.0 - marginals[i][OUTSIDE] for i in run) / len(run)
-    start, end = tokens[run[0]].start, tokens[run[-1]].end
-    return Span.of(text, start, end, label, source=SOURCE, score=min(1.0, max(0.0, score)))

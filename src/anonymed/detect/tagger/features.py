@@ -53,7 +53,8 @@ def _shape(word: str) -> str:
     return _SHAPE_RUNS.sub(r"\1", classes)
 
 
-def _case(word: str) -> str:
+def case_of(word: str) -> str:
+    """The case class of a word: digit, upper, initial, lower, title or mixed."""
     if word.isdigit():
         return "digit"
     if word.isupper():
@@ -131,7 +132,7 @@ class Featurizer:
         if cached is not None:
             return cached
         key = fold(word)
-        features = [f"w={key}", f"case={_case(word)}", f"shape={_shape(word)}", f"len={_length(word)}"]
+        features = [f"w={key}", f"case={case_of(word)}", f"shape={_shape(word)}", f"len={_length(word)}"]
         if word.isdigit():
             features.extend(_digits(word))
         elif len(key) > 3:
@@ -145,15 +146,14 @@ class Featurizer:
             self._cache[word] = result
         return result
 
-    def featurize(self, text: str, hints: Sequence[Span] = ()) -> tuple[list[TaggerToken], list[list[str]]]:
-        """Tokens of ``text`` and their feature lists (own features plus neighbours', prefixed by offset).
+    def featurize(self, tokens: Sequence[TaggerToken], hints: Sequence[Span] = ()) -> list[list[str]]:
+        """The feature list of each token (own features plus neighbours', prefixed by offset).
 
         ``hints`` are spans of other detectors: each token they cover gets ``hint=<source>:<label>``.
         """
-        tokens = tokenize(text)
         words = [self.word_features(token.text) for token in tokens]
-        marks = _hint_marks(tokens, hints)
-        doc_case = "doc=caps" if _mostly_upper(tokens) else "doc=mixed"
+        marks = hint_marks(tokens, hints)
+        doc_case = "doc=caps" if mostly_upper(tokens) else "doc=mixed"
         rows: list[list[str]] = []
         classes = [w.triggers for w in words] if self.triggers else []
         last = len(tokens) - 1
@@ -174,28 +174,33 @@ class Featurizer:
             if marks:
                 _add_hints(row, marks, index)
             rows.append(row)
-        return tokens, rows
+        return rows
+
+
+_PADS: Final = {offset: f"{offset}:pad" for offset in _OFFSETS}
 
 
 def _add_context(
     row: list[str], words: Sequence[WordFeatures], tokens: Sequence[TaggerToken], i: int
 ) -> None:
     size = len(tokens)
+    append, extend = row.append, row.extend
     for offset in _OFFSETS:
         j = i + offset
-        if not 0 <= j < size:
-            row.append(f"{offset}:pad")
-            continue
-        row.extend(words[j].around[offset])
-        if abs(offset) == 1:
-            row.append(f"{offset}:gap<{tokens[j].before}")
+        if 0 <= j < size:
+            extend(words[j].around[offset])
+            if offset == 1 or offset == -1:
+                append(f"{offset}:gap<{tokens[j].before}")
+        else:
+            append(_PADS[offset])
+    word = words[i].own[0]
     if i > 0:
-        row.append(f"bigram<{words[i - 1].own[0]}|{words[i].own[0]}")
+        append(f"bigram<{words[i - 1].own[0]}|{word}")
     if i + 1 < size:
-        row.append(f"bigram>{words[i].own[0]}|{words[i + 1].own[0]}")
+        append(f"bigram>{word}|{words[i + 1].own[0]}")
 
 
-def _hint_marks(tokens: Sequence[TaggerToken], hints: Sequence[Span]) -> dict[int, list[str]]:
+def hint_marks(tokens: Sequence[TaggerToken], hints: Sequence[Span]) -> dict[int, list[str]]:
     """Token index -> ``source:LABEL`` of the hint spans covering it."""
     if not hints:
         return {}
@@ -218,7 +223,8 @@ def _add_hints(row: list[str], marks: Mapping[int, list[str]], i: int) -> None:
                 row.append(f"hint={mark.split('/')[0]}")
 
 
-def _mostly_upper(tokens: Sequence[TaggerToken]) -> bool:
+def mostly_upper(tokens: Sequence[TaggerToken]) -> bool:
+    """Whether the note is written in capitals (upper-case words outnumber the others two to one)."""
     upper = lower = 0
     for token in tokens:
         word = token.text

@@ -12,10 +12,13 @@ from typing import Any, Final
 
 from anonymed.detect.tagger.clusters import WordClusters
 from anonymed.detect.tagger.features import FeatureLexicons, Featurizer, TaggerToken
+from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ResourceError
 
 OUTSIDE: Final = "O"
+#: above this P(O) a token is outside any PHI for every threshold allowed: its other labels are not computed
+SURE_OUTSIDE: Final = 0.999
 MODEL_FILE: Final = "model.crfsuite"
 LEXICON_FILE: Final = "lexicons.json.gz"
 META_FILE: Final = "meta.json"
@@ -25,6 +28,7 @@ META_FILE: Final = "meta.json"
 DEFAULT_HINTS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
     ("patterns", {}),
     ("lexicons", {"high_recall": True}),
+    ("contexts", {}),
 )
 
 
@@ -39,9 +43,10 @@ class HintRunner:
             raise ResourceError("the tagger cannot take its own spans as hints")
         self._detectors = [build_detector(name, params) for name, params in self.specs]
 
-    def __call__(self, doc: Document) -> list[Span]:
-        """All hint spans of ``doc`` (from detectors that support its language)."""
-        return [span for det in self._detectors if det.supports(doc.lang) for span in det.detect(doc)]
+    def __call__(self, view: NoteView) -> list[Span]:
+        """All hint spans of the view's document (from detectors that support its language), taken from
+        the view when a detector with the same parameters already ran on it."""
+        return [span for det in self._detectors if det.supports(view.lang) for span in view.spans_of(det)]
 
 
 @dataclass(frozen=True)
@@ -94,15 +99,26 @@ class TaggerModel:
             raise ResourceError(f"cannot open tagger model {model_path}: {exc}") from None
         self.labels: tuple[str, ...] = tuple(self._tagger.labels())
 
-    def marginals(self, doc: Document) -> tuple[list[TaggerToken], list[dict[str, float]]]:
-        """The tokens of ``doc.text`` and, per token, the probability of each label."""
-        tokens, rows = self.featurizer.featurize(doc.text, self.hints(doc))
+    def marginals(self, note: Document | NoteView) -> tuple[list[TaggerToken], list[dict[str, float]]]:
+        """The tokens of a document (or of a view of it) and, per token, the probability of each label."""
+        view = note if isinstance(note, NoteView) else NoteView(note)
+        tokens = view.tokens
         if not tokens:
             return tokens, []
+        rows = self.featurizer.featurize(tokens, self.hints(view))
         tagger = self._tagger
         tagger.set(rows)
-        labels = self.labels
-        return tokens, [{label: tagger.marginal(label, t) for label in labels} for t in range(len(tokens))]
+        marginal = tagger.marginal
+        others = [label for label in self.labels if label != OUTSIDE]
+        result: list[dict[str, float]] = []
+        for t in range(len(tokens)):
+            outside = marginal(OUTSIDE, t)
+            row = {OUTSIDE: outside}
+            if outside < SURE_OUTSIDE:  # the other labels matter only where a token may be tagged
+                for label in others:
+                    row[label] = marginal(label, t)
+            result.append(row)
+        return tokens, result
 
     @classmethod
     def load(cls, folder: Path) -> TaggerModel:
@@ -153,8 +169,10 @@ def train_model(
     trainer = _make_trainer(on_iteration)
     count = 0
     for doc in docs:
-        tokens, rows = featurizer.featurize(doc.text, hint_runner(doc))
+        view = NoteView(doc)
+        tokens = view.tokens
         if tokens:
+            rows = featurizer.featurize(tokens, hint_runner(view))
             trainer.append(pycrfsuite.ItemSequence(rows), token_labels(doc, tokens))
             count += 1
         if on_document is not None:

@@ -93,6 +93,36 @@
   }
 
   // ---- request -----------------------------------------------------------------------------------------
+  // "KIND: value" lines (a line without a kind is a patient's name); blank lines are skipped
+  const KIND_LINE = /^([A-Za-z]+(?:\/[A-Za-z0-9]+)?)\s*:\s*(.+)$/;
+
+  function lines(id) {
+    return $(id).value.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  }
+
+  function knownItems() {
+    return lines("known").map((line) => {
+      const found = KIND_LINE.exec(line);
+      return found ? { kind: found[1].toUpperCase(), value: found[2] } : { kind: "NAME/patient", value: line };
+    });
+  }
+
+  function denyItems() {
+    return lines("deny").map((line) => {
+      const found = KIND_LINE.exec(line);
+      return found ? { term: found[2], label: found[1].toUpperCase() } : { term: line };
+    });
+  }
+
+  function addSite(body) {
+    const known = knownItems();
+    const allow = lines("allow").map((term) => ({ term }));
+    const deny = denyItems();
+    if (known.length) body.known = known;
+    if (allow.length) body.allow = allow;
+    if (deny.length) body.deny = deny;
+  }
+
   function buildRequest() {
     const method = $("method").value;
     const body = { text: $("note").value, lang: $("lang").value, method };
@@ -115,6 +145,7 @@
       body.k = Number($("k").value);
     }
     if (method === "hybrid") body.then = $("then").value;
+    addSite(body);
     return body;
   }
 
@@ -252,7 +283,9 @@
   // ---- files -------------------------------------------------------------------------------------------
   function download() {
     if (!state.result) return;
-    const { text, ...parameters } = state.request;
+    // the record's known identifiers are secrets: not copied into the file
+    const { text, known, ...parameters } = state.request;
+    if (known) parameters.known = `${known.length} identifiers (not saved)`;
     const payload = { parameters, original: text, result: state.result };
     const blob = new Blob([JSON.stringify(payload, null, 2)], { type: "application/json" });
     const url = URL.createObjectURL(blob);

@@ -1,0 +1,399 @@
+"""Context rules for names and places in English notes, as hints for the tagger (and a detector of their own).
+
+Each rule marks the words a context announces, with its own source (``contexts.title``...), so that the
+tagger learns how far to trust each one:
+
+- ``title``: after Mr / Mrs / Ms / Dr / Rabbi / Father ("mrs. Park", "MS SANTANGELO", "Dr. o rourke");
+- ``speech``: after per / as per / spoke with / reported to / discussed with ("per W. MAROTTA");
+- ``role``: after a role abbreviation, in any case ("NP Carol", "ho smith");
+- ``credential``: before a credential without a comma ("Stord-Painter MD", "J. Chang PA");
+- ``initial``: an initial, its period and a word ("D. Phyl", "S. DOMINICO");
+- ``family``: a word before "family" ("KEEP ROMERO FAMILY AWARE");
+- ``subject``: a listed first name opening a clause before a verb of contact ("bill called", "bob visited");
+- ``institution``: words before an institution word or after an institution prefix ("Baltimore Rehab",
+  "LAUREL REGIONAL", "Holy Cross", "U Maryland", "St. Agnes");
+- ``abbreviation``: two to four capitals after a place cue that are no common abbreviation ("at GH").
+
+A name word is one that is not a common word of the language (the shipped lists), not a role or function
+word; after an unambiguous title (Mrs, Dr, Rabbi) any word but those goes. The word classes are general
+clinical English, not names of any corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar, Final
+
+from anonymed.detect.base import Detector, DetectorParams
+from anonymed.detect.lexicons.context import FUNCTION_WORDS, words
+from anonymed.detect.lexicons.resources import NameLists, name_lists
+from anonymed.detect.lexicons.tokens import LOWER, UPPER, Token, upper_ratio
+from anonymed.detect.view import NoteView
+from anonymed.document import Document, Span
+from anonymed.labels import Label
+
+SOURCE: Final = "contexts"
+
+#: titles after which any word but a role or function word is a name
+TITLES: Final = words("mrs mr ms miss dr drs doctor rabbi rev reverend father fr sister")
+#: titles that are clinical abbreviations too (MS mental status, MR mitral regurgitation): need a name word
+AMBIGUOUS_TITLES: Final = words("ms mr miss sister father fr")
+#: role abbreviations and role words written before a clinician's name
+ROLES: Final = words("np nps ho rn md resident attending fellow intern nurse chaplain hospitalist")
+#: credentials after a name without a comma ("Painter MD")
+CREDENTIALS: Final = words("md rn np pa phd crna lpn rrt")
+#: words of speech or report that a name follows ("per", "spoke with", "reported to")
+SPEECH_AFTER: Final = {
+    "per": frozenset({""}),
+    "spoke": words("with to"),
+    "talked": words("with to"),
+    "discussed": words("with"),
+    "reported": words("to"),
+    "paged": frozenset({""}),
+    "notified": frozenset({""}),
+    "called": frozenset({""}),
+    "informed": frozenset({""}),
+    "updated": frozenset({""}),
+}
+#: verbs of contact that a first name opens a clause with ("bill called", "BEA TURA AWARE")
+CONTACT_VERBS: Final = words(
+    "called calls phoned visited visits visiting came aware notified updated spoke arrived left informed "
+    "wants wishes states stated said says agrees agreed"
+)
+#: words that say who someone is, never who (kept out of names)
+ROLE_WORDS: Final = words(
+    "patient patients pt pts family team staff doctor md mds rn np pa ho nurse nurses resident attending "
+    "fellow intern wife husband son daughter mother father sister brother friend proxy hcp case manager "
+    "social worker dr mr mrs ms sw cm rt ot"
+)
+#: what "per" and "as per" refer to besides people: documents, systems, orders
+DOCUMENTS: Final = words(
+    "carevue flowsheet flowsheets flow sheet protocol protocal protocols reqs order orders nsg nursing md "
+    "policy guidelines routine metavision epic cerner chart mar"
+)
+#: clinical nouns after "PA" that make it the pulmonary artery, not a physician assistant
+PA_NOUNS: Final = words("line cath catheter pressure pressures pressure's port tracing numbers pas pad")
+#: modal and auxiliary words that are also first names or that never start a name
+NOT_SUBJECTS: Final = words("will may can mark")
+#: epithets of bacteria and fungi written after an initial ("P. aeruginosa", "C. diff")
+SPECIES: Final = words(
+    "aeruginosa coli aureus epidermidis pneumoniae difficile diff dif albicans glabrata faecalis faecium "
+    "marcescens cloacae mirabilis influenzae baumannii maltophilia jirovecii carinii fragilis perfringens "
+    "pyogenes agalactiae viridans lugdunensis hominis haemolyticus capitis warneri"
+)
+#: words that close an institution's name ("Baltimore Rehab", "Laurel Regional", "North Campus")
+INSTITUTION_TAILS: Final = words(
+    "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
+    "centre ctr health healthcare institute infirmary hospice va"
+)
+#: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before
+#: them must be no common words
+GENERIC_TAILS: Final = words("house center centre ctr health healthcare institute manor campus")
+#: words that open an institution's name ("Holy Cross", "Sacred Heart", "St. Agnes", "U Maryland")
+INSTITUTION_HEADS: Final = words("holy sacred st saint ste good mount mt u univ university")
+#: heads that are also ordinary words or units ("GOOD AMTS", "1 U PRBC"): they need a place word after them
+#: that is no common word, or a capitalised one in a cased note
+WEAK_HEADS: Final = words("good u st saint ste mount mt holy sacred")
+#: saints open a hospital's name only before a given name ("St. Agnes", "Saint Joseph")
+SAINTS: Final = words("st saint ste")
+#: place cues before an abbreviated institution ("at GH", "from GBMC", "@ XYZ")
+ABBREVIATION_CUES: Final = words("at from into")
+#: hospital units and services written in capitals that are no place name
+UNITS: Final = words(
+    "micu sicu csru ccu nicu picu tsicu cvicu pacu ed er or icu osh ccu msicu cticu ctsicu ncu ncicu rehab "
+    "ems ekg ecg cxr ct mri ir cath lab gi ob gyn ent pt ot rt sw cm np md rn pa va"
+)
+
+#: a hit: (first word, end word exclusive, label, subtype, rule)
+Hit = tuple[int, int, Label, str | None, str]
+
+
+class ContextDetector(Detector):
+    """Names and places announced by their context (English); mostly a source of hints for the tagger."""
+
+    name: ClassVar[str] = SOURCE
+    languages: ClassVar[frozenset[str]] = frozenset({"en"})
+
+    def __init__(self, params: DetectorParams | None = None) -> None:
+        self.params = params if params is not None else DetectorParams()
+
+    def detect(self, doc: Document) -> list[Span]:
+        """Spans of ``doc.text`` announced by a context (source ``contexts.<rule>``)."""
+        return self.detect_view(NoteView(doc))
+
+    def detect_view(self, view: NoteView) -> list[Span]:
+        """Spans of the view's document, over its shared words."""
+        tokens = view.words
+        if not tokens:
+            return []
+        rules = _Rules(view.text, tokens, name_lists(), view.lang)
+        spans = []
+        for first, end, label, subtype, rule in rules.hits():
+            start, stop = tokens[first].start, tokens[end - 1].end
+            spans.append(
+                Span.of(view.text, start, stop, label, source=f"{SOURCE}.{rule}", score=0.7, subtype=subtype)
+            )
+        return spans
+
+
+class _Rules:
+    """The rules over one note's words."""
+
+    def __init__(self, text: str, tokens: list[Token], lists: NameLists, lang: str) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.lists = lists
+        self.lang = lang
+        self.caps = upper_ratio(tokens) >= 0.5
+        self.cased = not self.caps and any(t.shape not in (LOWER, UPPER) for t in tokens)
+
+    def common(self, i: int) -> bool:
+        return self.lists.is_common(self.tokens[i].key.removesuffix("'s"), self.lang)
+
+    def joined(self, i: int) -> bool:
+        """Whether word i and word i+1 are on one line, separated by a space, a hyphen or an initial's dot."""
+        token = self.tokens[i]
+        if token.newline or i + 1 >= len(self.tokens):
+            return False
+        return token.gap == "" or token.hyphen or (token.gap == "." and len(token.text) == 1)
+
+    def name_word(self, i: int, *, loose: bool = False) -> bool:
+        """Whether word i can be (part of) a person's name here."""
+        token = self.tokens[i]
+        key = token.key.removesuffix("'s")
+        if not key.replace("'", "").replace("-", "").isalpha() or key in FUNCTION_WORDS or key in ROLE_WORDS:
+            return False
+        if len(key) == 1:
+            return token.text.isupper() or token.dot or loose
+        if not self.caps and token.shape == LOWER and not loose and self.common(i):
+            return False
+        return loose or not self.common(i)
+
+    def listed(self, i: int) -> bool:
+        """Whether word i is a listed first or last name."""
+        return self.lists.is_name(self.tokens[i].key.removesuffix("'s"))
+
+    def sentence_start(self, i: int) -> bool:
+        """Whether word i opens its line or a sentence."""
+        if i == 0 or self.tokens[i - 1].newline:
+            return True
+        previous = self.tokens[i - 1]
+        if (previous.gap == "." and len(previous.key) == 1) or previous.hyphen:
+            return False  # after an initial ("D. Phyl") or inside a hyphenated name ("Stord-Painter")
+        return previous.gap[-1:] in (".", ":", ";", "!", "?", "-", "*", "/", "(")
+
+    def strong(self, i: int) -> bool:
+        """A name word that looks like one: listed, long, or capitalised inside a sentence of a cased note."""
+        if not self.name_word(i):
+            return False
+        token = self.tokens[i]
+        if self.cased and token.shape == LOWER:
+            return False  # a note that capitalises names would have capitalised this one
+        if self.listed(i) or len(token.key) >= 5:
+            return True
+        return self.cased and token.shape != LOWER and not self.sentence_start(i)
+
+    def name_from(self, i: int, *, loose: bool = False, limit: int = 3) -> int:
+        """End (exclusive) of the name starting at word i: an initial and up to ``limit`` words."""
+        end = i
+        while end < len(self.tokens) and end - i < limit and self.name_word(end, loose=loose and end == i):
+            if len(self.tokens[end].key) > 1:
+                loose = False
+            end += 1
+            if not self.joined(end - 1):
+                break
+        while end > i and len(self.tokens[end - 1].key) == 1:
+            end -= 1  # a name does not end on an initial
+        return end
+
+    def hits(self) -> Iterator[Hit]:
+        for i in range(len(self.tokens)):
+            yield from self._at(i)
+
+    def _at(self, i: int) -> Iterator[Hit]:
+        token = self.tokens[i]
+        key = token.key
+        nxt = i + 1
+        if nxt < len(self.tokens) and not token.newline:
+            if key in TITLES and token.gap in ("", "."):
+                loose = key not in AMBIGUOUS_TITLES or (token.dot and token.shape != UPPER)
+                subtype = "clinician" if key in ("dr", "drs", "doctor") else None
+                yield from self._name(nxt, "title", subtype, loose)
+            if key in SPEECH_AFTER and token.gap in ("", ":"):
+                yield from self._speech(i)
+            if key in ROLES and token.gap in ("", ":", "-") and self.strong(nxt):
+                yield from self._name(nxt, "role", "clinician", False)
+            if self._is_initial(i):
+                yield from self._initial(i)
+            if key == "family" and i > 0 and self.strong(i - 1):
+                yield from self._before(i, "family", "patient")
+        if key in CREDENTIALS and i > 0 and token.text.isupper() and not self._pulmonary(i):
+            yield from self._before(i, "credential", "clinician")
+        if key in CONTACT_VERBS and i > 0:
+            yield from self._subject(i)
+        yield from self._places(i)
+
+    def _speech(self, i: int) -> Iterator[Hit]:
+        """A name after per / spoke with / reported to (no document: "per carevue")."""
+        follow = SPEECH_AFTER[self.tokens[i].key]
+        start = i + 1
+        if "" not in follow:
+            if self.tokens[start].key not in follow or self.tokens[start].newline:
+                return
+            start += 1
+        if start >= len(self.tokens) or self.tokens[start].key in DOCUMENTS:
+            return
+        first = start + 1 if len(self.tokens[start].key) == 1 and start + 1 < len(self.tokens) else start
+        if self.strong(first):
+            yield from self._name(start, "speech", None, False)
+
+    def _is_initial(self, i: int) -> bool:
+        """A lone letter with its period, after a space, that is no part of an acronym (H.O., I.S.)."""
+        token = self.tokens[i]
+        if len(token.key) != 1 or not token.dot or not token.text.isalpha() or self.sentence_start(i):
+            return False
+        before = self.text[token.start - 1 : token.start] if token.start else " "
+        if not before.isspace() and before != "(":
+            return False
+        return i + 1 < len(self.tokens) and len(self.tokens[i + 1].key) > 1
+
+    def _pulmonary(self, i: int) -> bool:
+        """ "PA line", "PA 54/18": the pulmonary artery, not a physician assistant."""
+        if self.tokens[i].key != "pa" or i + 1 >= len(self.tokens) or self.tokens[i].newline:
+            return False
+        nxt = self.tokens[i + 1]
+        return nxt.key in PA_NOUNS or nxt.text[0].isdigit()
+
+    def _name(self, start: int, rule: str, subtype: str | None, loose: bool) -> Iterator[Hit]:
+        if start >= len(self.tokens):
+            return
+        end = self.name_from(start, loose=loose)
+        if (
+            end == start
+            and rule == "title"
+            and self.tokens[start].text.isupper()
+            and len(self.tokens[start].key) == 1
+        ):
+            end = start + 1  # "mr I": a patient known by an initial
+        if end > start:
+            yield (start, end, Label.NAME, subtype, rule)
+
+    def _initial(self, i: int) -> Iterator[Hit]:
+        nxt = i + 1
+        if self.tokens[nxt].key in SPECIES or (self.cased and self.tokens[nxt].shape == LOWER):
+            return
+        if not self.strong(nxt) and not self.listed(nxt):
+            return
+        end = self.name_from(i)
+        if end > nxt:
+            yield (i, end, Label.NAME, None, "initial")
+
+    def _before(self, i: int, rule: str, subtype: str | None) -> Iterator[Hit]:
+        """One or two name words right before word i, on its line (capitalised words in a cased note)."""
+        start = i
+        while start > 0 and i - start < 3 and self.joined(start - 1) and self._named(start - 1):
+            start -= 1
+        if start < i and len(self.tokens[start].key) == 1 and start + 1 == i:
+            return
+        if start < i:
+            yield (start, i, Label.NAME, subtype, rule)
+
+    def _named(self, i: int) -> bool:
+        """A name word, or a capitalised word inside a sentence of a cased note ("Stord-Painter MD")."""
+        token = self.tokens[i]
+        capitalised = (
+            self.cased and token.shape != LOWER and len(token.key) > 1 and not self.sentence_start(i)
+        )
+        return self.name_word(i, loose=capitalised)
+
+    def _subject(self, verb: int) -> Iterator[Hit]:
+        """A listed first name (and a word after it) opening the clause that ``verb`` continues."""
+        start = verb - 1
+        if (
+            start > 0
+            and self.joined(start - 1)
+            and self.name_word(start)
+            and self.tokens[start - 1].key in self.lists.first
+        ):
+            start -= 1
+        token = self.tokens[start]
+        if token.key not in self.lists.first or (token.key in NOT_SUBJECTS and not token.text[0].isupper()):
+            return
+        if token.key in ROLE_WORDS or token.key in FUNCTION_WORDS or not self.joined(verb - 1):
+            return
+        before = self.tokens[start - 1] if start > 0 else None
+        if before is None or before.newline or before.gap[-1:] in (".", ":", ";", ",", "-", ")", "("):
+            yield (start, verb, Label.NAME, None, "subject")
+
+    def _places(self, i: int) -> Iterator[Hit]:
+        key = self.tokens[i].key
+        if key in INSTITUTION_TAILS and i > 0 and self.joined(i - 1):
+            yield from self._institution_tail(i)
+        if key in INSTITUTION_HEADS:
+            yield from self._institution_head(i)
+        if key in ABBREVIATION_CUES and i + 1 < len(self.tokens) and not self.tokens[i].newline:
+            yield from self._abbreviation(i + 1)
+
+    def _institution_tail(self, i: int) -> Iterator[Hit]:
+        """Up to three name words before an institution word: "Baltimore Rehab", "Grieco House". The span
+        holds the name words only: the institution word itself names nothing ("CALVERT HOSPITAL" is marked
+        "CALVERT" in annotated corpora), and a common noun must not spread to other mentions."""
+        key = self.tokens[i].key
+        if key in ("health", "healthcare") and i + 1 < len(self.tokens) and self.tokens[i + 1].key == "care":
+            return
+        generic = key in GENERIC_TAILS
+        start = i
+        while start > 0 and i - start < 3 and self.joined(start - 1) and self._place_word(start - 1):
+            if generic and self.common(start - 1):
+                break
+            start -= 1
+        if start < i:
+            yield (start, i, Label.LOCATION, "hospital", "institution")
+
+    def _institution_head(self, i: int) -> Iterator[Hit]:
+        """Up to three name words after an institution prefix: "Holy Cross", "U Maryland", "St. Agnes"."""
+        token = self.tokens[i]
+        if token.gap not in ("", ".") or token.newline or i + 1 >= len(self.tokens):
+            return
+        end = i + 1
+        if token.key in ("u", "univ", "university") and self.tokens[end].key == "of":
+            end += 1
+        stop = end
+        while stop < len(self.tokens) and stop - end < 3 and self._place_word(stop):
+            stop += 1
+            if not self.joined(stop - 1):
+                break
+        if stop == end:
+            return
+        first = self.tokens[end]
+        capitalised = (
+            self.cased and first.text[:1].isupper() and first.text[1:].islower() and token.shape != LOWER
+        )
+        if token.key in SAINTS and not (self.listed(end) and not self.common(end)):
+            return  # "SR TO ST. HIGH", "ST. Stable" (but "St. Agnes", "Saint Joseph")
+        if token.key in WEAK_HEADS and not (capitalised or (self.listed(end) and not self.common(end))):
+            return  # "GOOD AMTS", "1 U PRBC" (but "Good Samaritan", "U Maryland")
+        yield (i, stop, Label.LOCATION, "hospital", "institution")
+
+    def _abbreviation(self, i: int) -> Iterator[Hit]:
+        """Two to four capitals after a place cue that are no common abbreviation: "at GH"."""
+        token = self.tokens[i]
+        shaped = token.shape == UPPER and 2 <= len(token.text) <= 4 and token.text.isalpha()
+        if not self.cased:
+            return  # in a note written in capitals, every word is
+        after = self.text[token.end : token.end + 2].lstrip()
+        if after[:1].isdigit() or after[:1] == ":":
+            return
+        if shaped and token.key not in UNITS and token.key not in FUNCTION_WORDS and not self.common(i):
+            yield (i, i + 1, Label.LOCATION, "hospital", "abbreviation")
+
+    def _place_word(self, i: int) -> bool:
+        """A word of an institution's name: capitalised in a cased note, else no common word."""
+        token = self.tokens[i]
+        if not token.key.isalpha() or token.key in FUNCTION_WORDS or token.key in ROLE_WORDS:
+            return False
+        if token.key in UNITS or token.key in INSTITUTION_TAILS:
+            return False
+        if self.cased:
+            return token.text[0].isupper() and (token.text[1:].islower() or token.shape == UPPER)
+        return not self.common(i) and (len(token.key) >= 5 or self.listed(i))

@@ -1,0 +1,239 @@
+"""Identifier formats declared as data (pattern, label, context words, validator), built from their
+specifications: ISO 8601 timestamps, payment cards (ISO/IEC 7812, Luhn), IBANs (ISO 13616, mod 97), US
+ITINs, NPIs and Medicare MBIs, ABA routing numbers, UK NHS numbers (mod 11), National Insurance numbers and
+postcodes, MAC addresses, and an SSN announced by its name whatever its grouping.
+
+Labels follow anonymed's taxonomy: card, IBAN, routing and beneficiary numbers are ``ID/account``; an NHS
+number (a patient's record number across the NHS) is ``ID/mrn``; an ITIN (a US taxpayer number in place of
+an SSN) is ``ID/ssn``; an NPI, a National Insurance number and a MAC address (a device identifier) are
+``ID/other``; a UK postcode is ``LOCATION/zip``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from anonymed.detect.patterns.checksums import aba_ok, card_ok, digits_of, iban_ok, nhs_ok, npi_ok
+from anonymed.detect.patterns.ids import ssn_is_valid
+from anonymed.detect.patterns.recognizer import VALID, Recognizer
+from anonymed.labels import Label
+
+_HEX: Final = "[0-9A-Fa-f]"
+#: MBI letters: A-Z without S, L, O, I, B, Z (CMS, "Understanding the MBI format")
+_MBI_ALPHA: Final = "[AC-HJKMNP-RT-Y]"
+_MBI_ALNUM: Final = "[AC-HJKMNP-RT-Y0-9]"
+
+ISO_TIMESTAMP: Final = re.compile(
+    r"(?<![\w.:/+-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])"
+    r"(?:T|[ ](?=\d{2}:\d{2}))(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d{1,9})?)?"
+    r"(?:Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?(?![\w:+-]|\.\d)"
+    r"|(?<![\w.:/+-])(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3])[0-5]\d"
+    r"(?:[0-5]\d)?(?:Z|[+-](?:[01]\d|2[0-3])(?:[0-5]\d)?)?(?![\w:+-])"
+)
+#: 16 digits in fours (19 with a fifth group of three), Amex 4-6-5, or 13 to 19 digits in one run
+CARD: Final = re.compile(
+    r"(?<![\w-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|3[47]\d{2}([ -])\d{6}\2\d{5}|\d{13,19})"
+    r"(?![\w]|-\d)"
+)
+IBAN: Final = re.compile(r"(?<![\w-])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![\w-])")
+#: ITIN: 9XX-7X-XXXX, middle group 50-65, 70-88, 90-92 or 94-99 (IRS)
+ITIN: Final = re.compile(
+    r"(?<![\w-])9\d{2}(?P<sep>[- ]?)(?:5\d|6[0-5]|7\d|8[0-8]|9[0-2]|9[4-9])(?P=sep)\d{4}(?![\w-])"
+)
+NPI: Final = re.compile(r"(?<![\w-])[12]\d{9}(?![\w-])")
+ABA: Final = re.compile(r"(?<![\w-])\d{9}(?![\w-])")
+MBI: Final = re.compile(
+    rf"(?<![\w-])[1-9]{_MBI_ALPHA}{_MBI_ALNUM}\d(-?){_MBI_ALPHA}{_MBI_ALNUM}\d\1{_MBI_ALPHA}{_MBI_ALPHA}\d\d"
+    r"(?![\w-])"
+)
+NHS: Final = re.compile(r"(?<![\w.,/+-])\d{3}([ -]?)\d{3}\1\d{4}(?![\w]|[.,/-]\d)")
+#: first letter not D F I Q U V; second not D F I O Q U V; BG GB KN NK NT TN ZZ never issued (HMRC)
+NINO: Final = re.compile(
+    r"(?<![\w-])(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
+    r" ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w-])"
+)
+#: outward code (A9, A99, A9A, AA9, AA99, AA9A) and inward code (9AA) with the letters each position allows
+UK_POSTCODE: Final = re.compile(
+    r"(?<![\w-])(?:[A-PR-UWYZ]\d[\dA-HJKPSTUW]?|[A-PR-UWYZ][A-HK-Y]\d[\dABEHMNPRV-Y]?)"
+    r"(?P<space> ?)\d[ABD-HJLNP-UW-Z]{2}(?![\w-])"
+)
+MAC: Final = re.compile(
+    rf"(?<![\w:.-])(?:{_HEX}{{2}}([:-])(?:{_HEX}{{2}}\1){{4}}{_HEX}{{2}}|{_HEX}{{4}}\.{_HEX}{{4}}\.{_HEX}{{4}})"
+    r"(?![\w:-]|\.\w)"
+)
+#: an SSN written in any grouping (3-6, 3-2-4, 9 digits) after its name: "my ssn is 078-051121"
+CUED_SSN: Final = re.compile(r"(?<![\w-])\d{3}[- ]?\d{2,3}[- ]?\d{3,4}(?![\w-])")
+
+#: preconditions, searched once per note: nine digits in a row (separators allowed) for the numbers, a
+#: date with its time for timestamps, letters and digits in the places each format puts them
+NINE_DIGITS: Final = re.compile(r"\d(?:[ -]?\d){8}")
+DATE_TIME: Final = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d|\d{8}T\d")
+LETTERS_DIGITS: Final = re.compile(r"[A-Z]{2} ?\d{2}")
+LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
+HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.")
+
+_CARD_WORDS: Final = ("card", "credit", "debit", "visa", "mastercard", "amex", "american express", "cc")
+_BANK_WORDS: Final = ("iban", "bank", "account", "acct", "rib", "bic", "swift", "transfer", "virement")
+
+
+#: four groups of four digits: the shape of a card even when its check digit is wrong
+CARD_GROUPED: Final = re.compile(r"(?<![\w-])\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?![\w]|[ -]?\d)")
+
+
+def _issuable_ssn(text: str) -> bool:
+    """Whether a cued SSN has nine digits and issuable parts (else it is a mistyped identifier)."""
+    digits = digits_of(text)
+    return len(digits) == 9 and ssn_is_valid(digits[:3], digits[3:5], digits[5:])
+
+
+def _spaced(text: str) -> bool:
+    """Whether a postcode has the space before its inward code (without it, it needs context)."""
+    return " " in text
+
+
+RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
+    Recognizer("iso_timestamp", ISO_TIMESTAMP, Label.DATE, None, 0.97, requires=DATE_TIME),
+    Recognizer(
+        "card",
+        CARD,
+        Label.ID,
+        "account",
+        0.99,
+        context=_CARD_WORDS,
+        context_score=VALID,
+        validator=card_ok,
+        invalid_score=0.85,
+        requires=NINE_DIGITS,
+    ),
+    Recognizer(
+        "card_shape",
+        CARD_GROUPED,
+        Label.ID,
+        "account",
+        0.7,
+        context=_CARD_WORDS,
+        context_score=0.85,
+        requires=NINE_DIGITS,
+    ),
+    Recognizer(
+        "iban",
+        IBAN,
+        Label.ID,
+        "account",
+        0.98,
+        context=_BANK_WORDS,
+        context_score=VALID,
+        validator=iban_ok,
+        invalid_score=0.85,
+        requires=LETTERS_DIGITS,
+    ),
+    Recognizer(
+        "itin",
+        ITIN,
+        Label.ID,
+        "ssn",
+        0.85,
+        context=("itin", "taxpayer", "tin", "tax id"),
+        context_score=0.98,
+        group=0,
+        requires=NINE_DIGITS,
+    ),
+    Recognizer(
+        "npi",
+        NPI,
+        Label.ID,
+        "other",
+        0.6,
+        context=("npi", "national provider", "provider id", "prescriber"),
+        context_score=VALID,
+        validator=npi_ok,
+        invalid_score=0.9,
+        needs_context=True,
+        requires=NINE_DIGITS,
+    ),
+    Recognizer(
+        "aba",
+        ABA,
+        Label.ID,
+        "account",
+        0.9,
+        context=("routing", "aba", "rtn", "transit"),
+        context_score=VALID,
+        validator=aba_ok,
+        invalid_score=0.85,
+        needs_context=True,
+        languages=frozenset({"en"}),
+        requires=NINE_DIGITS,
+    ),
+    Recognizer(
+        "mbi",
+        MBI,
+        Label.ID,
+        "account",
+        0.9,
+        context=("mbi", "medicare", "beneficiary", "hicn"),
+        context_score=0.98,
+        requires=LETTER_DIGIT,
+    ),
+    Recognizer(
+        "nhs",
+        NHS,
+        Label.ID,
+        "mrn",
+        0.55,
+        context=("nhs", "national health service", "nhs no"),
+        context_score=VALID,
+        validator=nhs_ok,
+        invalid_score=0.96,
+        requires=NINE_DIGITS,
+    ),
+    Recognizer(
+        "nino",
+        NINO,
+        Label.ID,
+        "other",
+        0.85,
+        context=("ni", "nino", "nin", "national insurance", "insurance number"),
+        context_score=0.98,
+        requires=LETTERS_DIGITS,
+    ),
+    Recognizer(
+        "uk_postcode",
+        UK_POSTCODE,
+        Label.LOCATION,
+        "zip",
+        0.6,
+        context=("postcode", "post code", "postal code", "address", "uk", "england", "scotland", "wales"),
+        context_score=0.9,
+        validator=_spaced,
+        invalid_score=0.85,
+        requires=LETTER_DIGIT,
+    ),
+    Recognizer(
+        "mac",
+        MAC,
+        Label.ID,
+        "other",
+        0.85,
+        context=("mac", "hardware address", "ethernet", "wifi", "wi-fi", "bluetooth", "device"),
+        context_score=0.97,
+        requires=HEX_PAIRS,
+    ),
+    Recognizer(
+        "cued_ssn",
+        CUED_SSN,
+        Label.ID,
+        "ssn",
+        0.95,
+        context=("ssn", "social security", "soc sec", "ss#", "ss #"),
+        validator=_issuable_ssn,
+        invalid_score=0.8,
+        invalid_subtype="other",
+        needs_context=True,
+        languages=frozenset({"en"}),
+        requires=NINE_DIGITS,
+    ),
+)
+
+PATTERNS: Final = tuple(recognizer.pattern for recognizer in RECOGNIZERS)

@@ -1,0 +1,147 @@
+"""From per-token label probabilities to spans: propagation, initials, anchors, and joining tokens."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from typing import Final
+
+from anonymed.detect.lexicons.tokens import fold
+from anonymed.detect.tagger.features import TaggerToken
+from anonymed.detect.tagger.model import OUTSIDE
+from anonymed.document import Span
+
+SOURCE: Final = "tagger"
+
+#: characters that may separate two tokens of one span ("J. Smith", "O'Brien", "12/03/2020", "Jean-Marc")
+JOINERS: Final = frozenset(" \t.'’-/,:")
+
+#: a rule span at or above this score, from these sources, is an anchor: its edges and label are trusted
+ANCHOR_SCORE: Final = 0.9
+ANCHOR_SOURCES: Final = frozenset({"patterns"})
+
+
+def best_label(probabilities: dict[str, float]) -> str:
+    """The most probable label other than ``O``."""
+    return max((label for label in probabilities if label != OUTSIDE), key=probabilities.__getitem__)
+
+
+def extend_initials(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on a one-letter token followed by ``.`` and a name on the same line ("J. Smith")."""
+    for index in range(len(tokens) - 1, 0, -1):
+        token, after = tokens[index - 1], tokens[index]
+        if (
+            labels[index] == "NAME"
+            and labels[index - 1] == OUTSIDE
+            and len(token.text) == 1
+            and token.text.isalpha()
+            and after.before == "."
+            and not after.newline_before
+        ):
+            labels[index - 1] = "NAME"
+
+
+def propagate(
+    tokens: Sequence[TaggerToken],
+    marginals: Sequence[dict[str, float]],
+    labels: list[str],
+    label: str,
+    above: float,
+    extra: set[str] | frozenset[str] = frozenset(),
+) -> None:
+    """Tag ``label`` on the untagged mentions of words tagged ``label`` with probability above ``above``
+    (and of the folded words of ``extra``), whatever their case ("SMITH", "Smith", "smith's")."""
+    unsure = 1.0 - above  # a label above ``above`` leaves P(O) below 1 - above: most tokens skip at once
+    sure = {
+        fold(t.text)
+        for t, p in zip(tokens, marginals, strict=True)
+        if p[OUTSIDE] < unsure and len(t.text) > 2 and p.get(label, 0.0) > above
+    } | set(extra)
+    if sure:
+        for index, token in enumerate(tokens):
+            if labels[index] == OUTSIDE and fold(token.text) in sure:
+                labels[index] = label
+
+
+def trust_hints(
+    tokens: Sequence[TaggerToken], hints: Sequence[Span], labels: list[str], sources: frozenset[str]
+) -> dict[str, set[str]]:
+    """Tag the tokens of the hints from ``sources`` with their label; per label, their folded words (three
+    letters or more) for propagation to the note's other mentions."""
+    words: dict[str, set[str]] = {}
+    starts = [token.start for token in tokens]
+    for hint in hints:
+        if hint.source.split("+")[0] not in sources:
+            continue
+        label = hint.label.value
+        index = bisect_left(starts, hint.start)
+        while index < len(tokens) and tokens[index].end <= hint.end:
+            if labels[index] == OUTSIDE:
+                labels[index] = label
+            if len(tokens[index].text) > 2:
+                words.setdefault(label, set()).add(fold(tokens[index].text))
+            index += 1
+    return words
+
+
+def anchor_tokens(tokens: Sequence[TaggerToken], hints: Sequence[Span], labels: list[str]) -> list[int]:
+    """The anchor each token lies in (-1: none); tagged tokens inside an anchor take its label.
+
+    Anchors are the confident spans of rule detectors (a card number, an e-mail address, a header name):
+    their boundaries and labels are more reliable than the tagger's, so a tagged span never crosses them
+    and three card numbers in a row stay three spans.
+    """
+    groups = [-1] * len(tokens)
+    starts = [token.start for token in tokens]
+    for number, hint in enumerate(hints):
+        if hint.score < ANCHOR_SCORE or hint.source.split("+")[0] not in ANCHOR_SOURCES:
+            continue
+        index = bisect_left(starts, hint.start)
+        while index < len(tokens) and tokens[index].end <= hint.end:
+            groups[index] = number
+            if labels[index] != OUTSIDE:
+                labels[index] = hint.label.value
+            index += 1
+    return groups
+
+
+def spans_of(
+    text: str,
+    tokens: Sequence[TaggerToken],
+    marginals: Sequence[dict[str, float]],
+    labels: Sequence[str],
+    groups: Sequence[int] = (),
+) -> list[Span]:
+    """Join neighbouring tokens of one label (and one anchor) into spans, across short punctuation only."""
+    spans: list[Span] = []
+    run: list[int] = []
+    grouped = bool(groups)
+    for index, label in enumerate(labels):
+        if run:
+            last = run[-1]
+            split = label != labels[last] or not _joinable(text, tokens[last], tokens[index])
+            if split or (grouped and groups[index] != groups[last]):
+                spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
+                run = []
+        if label != OUTSIDE:
+            run.append(index)
+    if run:
+        spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
+    return spans
+
+
+def _joinable(text: str, left: TaggerToken, right: TaggerToken) -> bool:
+    gap = text[left.end : right.start]
+    return len(gap) <= 3 and all(char in JOINERS for char in gap)
+
+
+def _span(
+    text: str,
+    tokens: Sequence[TaggerToken],
+    marginals: Sequence[dict[str, float]],
+    run: list[int],
+    label: str,
+) -> Span:
+    score = sum(1.0 - marginals[i][OUTSIDE] for i in run) / len(run)
+    start, end = tokens[run[0]].start, tokens[run[-1]].end
+    return Span.of(text, start, end, label, source=SOURCE, score=min(1.0, max(0.0, score)))

@@ -1,0 +1,201 @@
+"""Precision rules applied to the tagger's decisions (English): the false-positive families of clinical notes.
+
+- role, kin and title words alone are not names ("Patient", "SON", "Dr"), and such words, function words
+  and credentials at the edge of a tagged name are not part of it ("REHAB OR", "Smith MD");
+- an eponym names a sign, a device or a body part when a clinical noun follows it or "of" ties it to one
+  ("Kussmaul breathing", "Swan catheter", "pouch of Douglas", "Foley");
+- a word followed by a dose is a drug ("Lasix 40 mg");
+- colours and clinical words that are never names alone ("orange", "Kussmaul") are not names without a
+  title before them.
+
+The word classes are general clinical English, not names of any corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from anonymed.detect.lexicons.resources import region_keys
+from anonymed.detect.lexicons.tokens import fold
+from anonymed.detect.tagger.features import TaggerToken
+from anonymed.detect.tagger.model import OUTSIDE
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: words that say who someone is, never who: alone they are no name, at a name's edge not part of it
+ROLE_WORDS: Final = _words(
+    "patient patients pt pts family families team teams staff doctor doctors dr drs dr's doc physician "
+    "surgeon nurse nurses md mds rn rns np nps pa ho sw cm rt ot lpn crna rrt crt phd do attending "
+    "resident fellow intern hospitalist intensivist chaplain caseworker therapist sitter manager mr mrs "
+    "ms miss mister sir madam wife husband spouse son sons daughter daughters mother mom father dad "
+    "sister sisters brother brothers sibling siblings niece nephew grandson granddaughter grandmother "
+    "grandfather grandchildren aunt uncle cousin fiance fiancee partner boyfriend girlfriend friend "
+    "friends neighbor neighbour proxy hcp dtr sil dil parents kids children"
+)
+#: function words that a tagged span may swallow at its edges ("REHAB OR", "SMITH AND")
+EDGE_WORDS: Final = _words(
+    "a an the and or but if of in on at to for by with from as is was are were be been has had have "
+    "this that who here there out up am pm also so per all both then than when while via re s"
+)
+#: of those, the ones that join two names or places rather than belong to one ("Smith and Jones")
+INNER_BREAKS: Final = EDGE_WORDS - {"of", "the", "s"}
+#: words that are a place alone only in street addresses ("SR TO ST": sinus tachycardia)
+_PLACE_FRAGMENTS: Final = _words("st ste saint")
+#: clinical nouns that make the capitalised word before them an eponym or a device, not a person
+EPONYM_HEADS: Final = _words(
+    "sign signs reflex reflexes breathing respirations respiration pouch catheter catheters cath line "
+    "lines tube tubes drain drains blade blades bag mask collar maneuver manoeuvre position positioning "
+    "scale score criteria classification disease syndrome test tests node nodes murmur procedure "
+    "operation repair stocking stockings boots boot pump pumps filter stent splint brace bed chair lift "
+    "dressing needle port ports monitor graft fistula valve valves clamp tray balloon lead leads "
+    "sheath introducer device devices shunt tracing ring formula solution drops tear tears ointment oint "
+    "cream lotion ale beer juice tea"
+)
+#: words before "of X" that make X an eponym ("pouch of Douglas", "circle of Willis", "loop of Henle")
+EPONYM_OF: Final = _words("pouch circle loop canal duct ligament triangle space sign test island tetralogy")
+#: colours and clinical words (signs, devices, brands) never used as a name alone in notes; colours that are
+#: common surnames (Brown, White, Green, Black, Gray) are left to the eponym and dose rules
+NEVER_ALONE: Final = _words(
+    "orange yellow pink purple amber tan maroon beige crimson bloody serous sanguinous "
+    "kussmaul swan ganz foley hickman groshong quinton broviac tenckhoff penrose hemovac dobhoff corpak "
+    "cordis bovie ambu venturi yankauer heimlich valsalva trendelenburg babinski romberg kernig brudzinski "
+    "chvostek trousseau homan homans mcburney rovsing apgar braden cheyne korotkoff quincke duroziez "
+    "wenckebach mobitz brugada kerley cushingoid crohn crohns hodgkin hodgkins alzheimer alzheimers "
+    "parkinson parkinsons guillain barre hashimoto raynaud sjogren wernicke korsakoff tourette bipap "
+    "cpap flexiseal mepilex duoderm tegaderm kerlix xeroform aquacel vac passy passey muir god"
+)
+_TITLES: Final = _words("dr drs doctor mr mrs ms miss mister prof rabbi father rev reverend")
+#: a dose after a word makes it a drug: "Lasix 40 mg", "Levophed 0.1 mcg", "Haldol 2mg"
+_DOSE: Final = re.compile(
+    r"[ \t]*\d+(?:[.,]\d+)?(?:-\d+(?:[.,]\d+)?)?[ \t]*"
+    r"(?:mg|mcg|g|gm|units?|u|ml|cc|meq|mmol|mcg/kg|mg/kg|mg/hr|mcg/min|mm|cm|fr|french|l|lpm)\b",
+    re.I,
+)
+
+
+def prune_names(text: str, tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Untag (set to ``O``) the name, place and contact tokens that the precision rules above rule out."""
+    _break_inner(tokens, labels)
+    for first, last in _runs(tokens, labels, "NAME"):
+        keep = _trim(tokens, labels, first, last, ROLE_WORDS | EDGE_WORDS)
+        if keep and _not_a_name(text, tokens, keep[0], keep[-1]):
+            _clear(labels, keep)
+    for first, last in _runs(tokens, labels, "LOCATION"):
+        keep = _trim(tokens, labels, first, last, EDGE_WORDS)
+        if keep and _not_a_place(text, tokens, keep[0], keep[-1]):
+            _clear(labels, keep)
+    for first, last in _runs(tokens, labels, "CONTACT"):
+        words = [tokens[i].text for i in range(first, last + 1)]
+        if any(word.isdigit() for word in words):  # a phone: its "Home", "Office", "cell" labels are no part
+            for i in (first, last):
+                if tokens[i].text.isalpha() and len(tokens[i].text) > 1:
+                    labels[i] = OUTSIDE
+
+
+def _clear(labels: list[str], indexes: Sequence[int]) -> None:
+    for i in indexes:
+        labels[i] = OUTSIDE
+
+
+def _break_inner(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Untag the joining words inside a name or place run ("GH from Harbor", "Smith and Jones")."""
+    for i in range(1, len(tokens) - 1):
+        if labels[i] in ("NAME", "LOCATION") and fold(tokens[i].text) in INNER_BREAKS:
+            labels[i] = OUTSIDE
+
+
+def _trim(
+    tokens: Sequence[TaggerToken], labels: list[str], first: int, last: int, edge: frozenset[str]
+) -> list[int]:
+    """Untag the edge words of a run; the indexes left."""
+    keep = list(range(first, last + 1))
+    while keep and fold(tokens[keep[0]].text) in edge:
+        labels[keep.pop(0)] = OUTSIDE
+    while keep:
+        if fold(tokens[keep[-1]].text) in edge:
+            labels[keep.pop()] = OUTSIDE
+        elif _credential_tail(tokens, keep):
+            labels[keep.pop()] = labels[keep.pop()] = OUTSIDE
+        else:
+            break
+    return keep
+
+
+def _credential_tail(tokens: Sequence[TaggerToken], keep: list[int]) -> bool:
+    """Whether the run ends with the letters of a dotted credential ("Smith, M.D", "Hulse, R.N")."""
+    if len(keep) < 3:
+        return False
+    letters = [tokens[i].text for i in keep[-2:]]
+    if not all(len(letter) == 1 and letter.isalpha() for letter in letters):
+        return False
+    return (letters[0] + letters[1]).lower() in ("md", "rn", "np", "pa", "do")
+
+
+def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int) -> bool:
+    """Whether a tagged place is a state or country, a number, a lone "St", an eponym or a device."""
+    keys = [fold(tokens[i].text) for i in range(first, last + 1)]
+    if all(key.isdigit() for key in keys):
+        return not any(len(key) == 5 for key in keys)  # a street number goes with its street; a ZIP stays
+    if keys == [keys[0]] and keys[0] in _PLACE_FRAGMENTS:
+        return True
+    if " ".join(keys) in region_keys() and not _zip_after(tokens, last):
+        return True  # HIPAA Safe Harbor lets states and countries stay
+    return all(key in NEVER_ALONE for key in keys) or _eponym_of(tokens, first) or _head_after(tokens, last)
+
+
+def _zip_after(tokens: Sequence[TaggerToken], last: int) -> bool:
+    after = tokens[last + 1] if last + 1 < len(tokens) else None
+    return after is not None and not after.newline_before and len(after.text) == 5 and after.text.isdigit()
+
+
+def _head_after(tokens: Sequence[TaggerToken], last: int) -> bool:
+    """Whether a clinical noun follows right after ("Swan catheter", "Murphy's sign")."""
+    after = tokens[last + 1] if last + 1 < len(tokens) else None
+    if after is None or after.newline_before or after.before not in ("", "'", "’", "-"):
+        return False
+    if fold(after.text) == "s":
+        return last + 2 < len(tokens) and _head(tokens[last + 2])
+    return fold(after.text) in EPONYM_HEADS
+
+
+def _runs(tokens: Sequence[TaggerToken], labels: Sequence[str], name: str) -> list[tuple[int, int]]:
+    """(first, last) token indexes of each run of ``name`` tokens on one line."""
+    runs: list[tuple[int, int]] = []
+    start = -1
+    for i, label in enumerate(labels):
+        inside = label == name and not (start >= 0 and tokens[i].newline_before)
+        if start >= 0 and not inside:
+            runs.append((start, i - 1))
+            start = -1
+        if label == name and start < 0:
+            start = i
+    if start >= 0:
+        runs.append((start, len(labels) - 1))
+    return runs
+
+
+def _not_a_name(text: str, tokens: Sequence[TaggerToken], first: int, last: int) -> bool:
+    """Whether the run ``first..last`` is an eponym, a drug or a clinical word rather than a person."""
+    titled = first > 0 and fold(tokens[first - 1].text) in _TITLES
+    if titled:
+        return False
+    keys = [fold(tokens[i].text) for i in range(first, last + 1)]
+    if all(key in NEVER_ALONE for key in keys):
+        return True
+    if _head_after(tokens, last):
+        return True
+    return _eponym_of(tokens, first) or _DOSE.match(text, tokens[last].end) is not None
+
+
+def _eponym_of(tokens: Sequence[TaggerToken], first: int) -> bool:
+    """Whether "pouch of" / "circle of"... comes right before token ``first``."""
+    return first >= 2 and fold(tokens[first - 1].text) == "of" and fold(tokens[first - 2].text) in EPONYM_OF
+
+
+def _head(token: TaggerToken) -> bool:
+    return not token.newline_before and fold(token.text) in EPONYM_HEADS

@@ -1,0 +1,83 @@
+"""One document as the detectors see it: its tokens, computed once, and the spans each detector found.
+
+The pipeline builds one ``NoteView`` per document and runs every detector through it. A detector that
+needs words or tokens reads them from the view (computed on first use, then shared); the tagger takes
+the spans of its hint detectors from the view, so a detector the pipeline already ran is not run again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from anonymed.document import LONE_SURROGATE, Document, Span
+
+if TYPE_CHECKING:
+    from anonymed.detect.base import Detector
+    from anonymed.detect.lexicons.tokens import Token
+    from anonymed.detect.tagger.features import TaggerToken
+
+T = TypeVar("T")
+
+
+class NoteView:
+    """A document with its shared token lists and the spans found so far, keyed by detector."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self._found: dict[Hashable, list[Span]] = {}
+        self._shared: dict[Hashable, Any] = {}
+
+    @property
+    def text(self) -> str:
+        """The document's text."""
+        return self.doc.text
+
+    @property
+    def lang(self) -> str:
+        """The document's language."""
+        return self.doc.lang
+
+    @cached_property
+    def words(self) -> list[Token]:
+        """Word tokens with apostrophes and elisions kept (the lexicon recognizers' unit)."""
+        from anonymed.detect.lexicons.tokens import tokenize
+
+        return tokenize(self.text)
+
+    @cached_property
+    def tokens(self) -> list[TaggerToken]:
+        """Maximal alphanumeric runs (the tagger's and the evaluation's unit); lone surrogates in the
+        separators are read as U+FFFD, which CRFsuite accepts."""
+        from anonymed.detect.tagger.features import tokenize
+
+        text = self.text
+        return tokenize(LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text)
+
+    def shared(self, key: Hashable, build: Callable[[], T]) -> T:
+        """A per-document value computed once by ``build`` and shared by every detector asking for ``key``."""
+        if key not in self._shared:
+            self._shared[key] = build()
+        value: T = self._shared[key]
+        return value
+
+    def spans_of(self, detector: Detector) -> list[Span]:
+        """The spans ``detector`` finds here, computed once per detector name and parameters."""
+        key = _key(detector)
+        if key is None:
+            return detector.detect_view(self)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = detector.detect_view(self)
+        return found
+
+
+def _key(detector: Detector) -> Hashable | None:
+    """(name, parameters) of a detector, or None when its parameters are not hashable."""
+    key = (type(detector).__qualname__, detector.name, getattr(detector, "params", None))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key

@@ -1,0 +1,1 @@
+"""The ``fake`` operator (``operator``) and its generators: names (``names``), numbers (``numbers``)."""

@@ -1,0 +1,178 @@
+"""Name layouts: which words of a name span are first names, last names, initials or titles to keep."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from enum import Enum
+
+from anonymed.substitute.shape import Case, case_pattern, is_initial
+
+_PIECE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\s+|.", re.S)
+_LAST_WORD = re.compile(r"([^\W\d_]+)\.?\s*$")
+
+#: courtesy and academic titles written before a name, kept there (they name no one)
+PREFIX_TITLES = frozenset(
+    {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "pr", "sir", "dame", "mme", "mlle", "mmes", "mlles", "mm",
+     "messrs", "docteur", "professeur", "madame", "monsieur", "mademoiselle"}
+)  # fmt: skip
+#: suffixes written after a name, kept anywhere
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "md", "phd"})
+#: every title and suffix (the words the invariant lets survive)
+TITLES = PREFIX_TITLES | SUFFIXES
+#: titles written as an abbreviation with a dot that reads as an initial, per language ("M. Dupont" is
+#: Monsieur Dupont; "M Dupont", without the dot, is read as an initial)
+INITIAL_TITLES = {"fr": frozenset({"M", "MM"})}
+#: lower-case name particles, kept as they are
+PARTICLES = frozenset(
+    {"de", "du", "des", "la", "le", "van", "von", "der", "den", "da", "di", "del", "della", "dos"}
+)
+
+
+class Role(Enum):
+    """What a piece of a name span is and how it is replaced."""
+
+    FIRST = "first"
+    LAST = "last"
+    INITIAL = "initial"
+    KEEP = "keep"
+    RANDOM = "random"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece of a name span: its offset in the span, its text and its role."""
+
+    offset: int
+    text: str
+    role: Role
+
+
+def name_layout(
+    text: str, first_names: Collection[str], lang: str = "en", *, after_title: bool = False
+) -> list[Piece]:
+    """Split a name span into pieces with roles; ``first_names`` (case-folded) decides lone words.
+
+    Titles are kept before the name only ("DUPONT Mr" holds a name part, not a title). In French a
+    leading "M." or "MM." followed by another name word is a title (Monsieur), kept, unless the span
+    follows another title (``after_title``: "Dr M. Durand" is an initial).
+    """
+    raw = [(m.start(), m.group(0)) for m in _PIECE.finditer(text)]
+    roles = [_fixed_role(t, len(raw)) for _, t in raw]
+    words = [i for i, (_, t) in enumerate(raw) if t[0].isalnum()]
+    first = words[0] if words else 0
+    dotted = first + 1 < len(raw) and raw[first + 1][1] == "."
+    if not after_title and len(words) > 1 and dotted and raw[first][1] in INITIAL_TITLES.get(lang, ()):
+        roles[first] = Role.KEEP
+    for n, i in enumerate(words):
+        named_before = any(roles[j] is not Role.KEEP for j in words[:n])
+        if named_before and raw[i][1].casefold() in PREFIX_TITLES:
+            roles[i] = Role.INITIAL if is_initial(raw[i][1]) else None
+    names = [i for i, r in enumerate(roles) if r is None]
+    comma = next((i for i, (_, t) in enumerate(raw) if t == ","), None)
+    if comma is not None and any(i < comma for i in names) and any(i > comma for i in names):
+        for i in names:
+            roles[i] = Role.LAST if i < comma else Role.FIRST
+    else:
+        _positional_roles(raw, roles, names, first_names)
+    return [Piece(o, t, r or Role.KEEP) for (o, t), r in zip(raw, roles, strict=True)]
+
+
+def _fixed_role(piece: str, count: int) -> Role | None:
+    if piece.isspace() or not piece[0].isalnum():
+        return Role.KEEP
+    if not piece[0].isalpha():
+        return Role.RANDOM
+    folded = piece.casefold()
+    if folded in TITLES or (count > 1 and piece.islower() and folded in PARTICLES):
+        return Role.KEEP
+    if is_initial(piece):
+        return Role.INITIAL
+    return None
+
+
+def _groups(raw: list[tuple[int, str]], names: list[int]) -> list[list[int]]:
+    """Name words joined by anything but whitespace or commas (``Jean-Pierre``) form one group."""
+    groups: list[list[int]] = []
+    previous = -1
+    for i in names:
+        between = "".join(t for _, t in raw[previous + 1 : i])
+        if groups and not any(ch.isspace() or ch == "," for ch in between):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+        previous = i
+    return groups
+
+
+def _positional_roles(
+    raw: list[tuple[int, str]], roles: list[Role | None], names: list[int], first_names: Collection[str]
+) -> None:
+    groups = _groups(raw, names)
+    if len(groups) == 1:
+        known = all(raw[i][1].casefold() in first_names for i in groups[0])
+        for i in groups[0]:
+            roles[i] = Role.FIRST if known else Role.LAST
+        return
+    upper = [all(case_pattern(raw[i][1]) is Case.UPPER for i in g) for g in groups]
+    mixed = any(upper) and not all(upper)  # once, not per group: a run of 10,000 name words was quadratic
+    for g, is_upper in zip(groups, upper, strict=True):
+        if mixed:
+            role = Role.LAST if is_upper else Role.FIRST
+        else:
+            role = Role.LAST if g is groups[-1] else Role.FIRST
+        for i in g:
+            roles[i] = role
+
+
+def render_name(pieces: list[Piece], draw: Callable[[Piece], str]) -> str:
+    """The name with every first, last, initial and random piece replaced by ``draw(piece)``."""
+    return "".join(p.text if p.role is Role.KEEP else draw(p) for p in pieces)
+
+
+def ends_with_title(text: str, lang: str = "en") -> bool:
+    """Whether ``text`` ends with a title ("Dr. ", "Madame ", in French "M. "), as before a name span."""
+    found = _LAST_WORD.search(text)
+    if found is None:
+        return False
+    word = found.group(1)
+    return word.casefold() in PREFIX_TITLES or word in INITIAL_TITLES.get(lang, ())
+
+
+#: courtesy titles that say the person's gender (folded, without their dot)
+MALE_TITLES = frozenset({"mr", "monsieur", "sir", "messrs", "mm"})
+FEMALE_TITLES = frozenset(
+    {"mrs", "ms", "miss", "mme", "mlle", "madame", "mademoiselle", "dame", "mmes", "mlles"}
+)
+_TITLE_WORD = re.compile(r"([^\W\d_]+)\.?\s*$")
+_FIRST_WORD = re.compile(r"\s*([^\W\d_]+)(\.?)")
+_AGREEMENT = re.compile(r"^\s*,?\s*(née|nee|né)(?![^\W\d_])", re.I)
+
+
+def title_gender(before: str, text: str, after: str, lang: str = "en") -> str | None:
+    """``male``, ``female`` or ``None``: what a title before or in the span, or "né"/"née" after it, says.
+
+    French "M." is Monsieur only with its dot; "né" and "née" after the name agree with its gender.
+    """
+    first = _FIRST_WORD.match(text)
+    words = []
+    if first is not None:
+        words.append((first.group(1), first.group(2)))
+    found = _TITLE_WORD.search(before)
+    if found is not None:
+        words.append((found.group(1), "." if before.rstrip().endswith(".") else ""))
+    for word, dot in words:
+        folded = word.casefold()
+        if folded in FEMALE_TITLES:
+            return "female"
+        if folded in MALE_TITLES or (lang == "fr" and word == "M" and dot):
+            return "male"
+    agreement = _AGREEMENT.match(after) if lang == "fr" else None
+    if agreement is not None:
+        return (
+            "female"
+            if agreement.group(1).casefold().endswith("e") and len(agreement.group(1)) == 3
+            else "male"
+        )
+    return None

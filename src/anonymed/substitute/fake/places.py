@@ -1,0 +1,255 @@
+"""Place surrogates of the original's kind: towns, states, countries, addresses, hospitals, abbreviations.
+
+The kind is read from the span and the words around it (``place_kind``): a hospital's kind word in the
+span ("Hôpital Bichat", "Kessler Adventist Hosp") keeps its kind word and gets a new name; a name whose
+kind word is outside the span ("CALVERT Hospital", "Hôpital HERNERET", "CHU de Dijon") gets a name of a
+hospital (a saint, a virtue, a real town); capitals of 2 to 5 letters that are no known town ("GH",
+"GBMC") another abbreviation of the same length; an address a number, a street name of the language, and
+(where the original has them) a postcode of the new town's format and a real town; a US state another
+state; a country another country; any other name a real town of similar population in the same country
+(``gazetteer``), or of the note's country when the town is unknown. Street and hospital names are generic
+(trees, landmarks, saints, virtues, towns), never the name of a person.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from anonymed.randomness import RandomSource
+from anonymed.substitute.fake.gazetteer import Gazetteer, Town, gazetteer
+from anonymed.substitute.places import place_key
+from anonymed.substitute.shape import apply_case, case_pattern
+
+#: words saying that a name is a hospital's (in the span, or right before or after it)
+HOSPITAL_WORDS: Final = re.compile(
+    r"\b(hospital|hosp|medical cent(?:er|re)|med ctr|clinic|infirmary|rehab|rehabilitation|nursing home|"
+    r"h[oô]pital|hop|clinique|polyclinique|chu|chr|ch|centre hospitalier|centre de sant[eé]|ehpad)\b\.?",
+    re.I,
+)
+_STREET_WORDS: Final = re.compile(
+    r"\b(street|st|avenue|ave|av|road|rd|boulevard|blvd|bd|lane|ln|drive|dr|way|court|ct|place|pl|terrace|"
+    r"rue|chemin|all[ée]e|impasse|route|quai|cours|square|passage|voie|sentier)\b\.?",
+    re.I,
+)
+_POSTCODE: Final = re.compile(r"(?<![\w])(\d{5}|\d{2} \d{3}|2[AB] ?\d{3})(?![\w])")
+_CAPITALS: Final = re.compile(r"[A-Z]{2,5}")
+#: runs of an address: a postcode, a number, or words joined by spaces, hyphens and apostrophes
+_RUNS: Final = re.compile(
+    r"\d{2} \d{3}(?![\w])|2[AB] ?\d{3}|\d+|[^\W\d_]+(?:\.?(?:[ '’-]|\. ?)?[^\W\d_]+)*\.?"
+)
+_WORD: Final = re.compile(r"[^\W\d_]+")
+#: words of addresses that name no place (kept)
+_GENERIC: Final = frozenset(
+    {"bis", "ter", "cedex", "appt", "apt", "studio", "suite", "bat", "batiment", "bâtiment", "etage", "étage",
+     "floor", "unit", "bp", "cs"}
+)  # fmt: skip
+
+#: generic street names, by language: landmarks, trees and seasons, no person's name
+STREETS: Final = {
+    "en": ("Maple", "Oak", "Elm", "Pine", "Cedar", "Birch", "Walnut", "Willow", "Park", "Main", "Lake",
+           "Hill", "Church", "Mill", "River", "Spring", "Highland", "Meadow", "Sunset", "Valley", "Ridge",
+           "Orchard", "Forest"),
+    "fr": ("de la Gare", "du Moulin", "des Roses", "de l'Église", "du Château", "des Écoles", "de la Mairie",
+           "du Stade", "de la Paix", "du Parc", "du Lac", "de la Source", "des Vignes", "de la Fontaine",
+           "des Jardins", "du Marché", "de la République", "de la Libération", "du Port", "des Champs",
+           "de la Prairie", "du Soleil Levant", "des Fleurs"),
+}  # fmt: skip
+_STREET_TYPES: Final = {
+    "en": ("Street", "Avenue", "Road", "Lane", "Drive"),
+    "fr": ("rue", "avenue", "chemin"),
+}
+#: hospital names after the kind word (French) or before it (English): saints, virtues, landmarks
+HOSPITAL_NAMES: Final = {
+    "en": ("St. Mary's", "St. Joseph's", "St. Luke's", "St. Agnes", "St. Anthony", "St. Vincent",
+           "St. Francis", "St. Elizabeth", "St. John's", "St. Catherine", "Mercy", "Sacred Heart",
+           "Holy Family", "Trinity", "Good Hope", "Valley", "Lakeside", "Riverside", "Community"),
+    "fr": ("Saint-Joseph", "Saint-Louis", "Sainte-Anne", "Saint-Antoine", "Sainte-Marie", "Saint-Jacques",
+           "Saint-Luc", "Saint-Martin", "Saint-Vincent", "du Parc", "du Lac", "de la Source", "des Alpes",
+           "du Val", "de l'Espérance", "du Pont", "des Champs", "du Bois"),
+}  # fmt: skip
+_COUNTRY = {"en": "US", "fr": "FR"}
+
+
+def place_kind(text: str, before: str, after: str, lang: str = "en") -> str:
+    """``hospital``, ``hospital-name``, ``abbreviation``, ``address``, ``state``, ``country`` or ``town``."""
+    stripped = text.strip()
+    places = gazetteer()
+    if HOSPITAL_WORDS.search(stripped):
+        return "abbreviation" if _abbreviation(stripped, places) else "hospital"
+    next_to_kind = HOSPITAL_WORDS.match(after.strip()) or re.search(
+        r"\b(h[oô]pital|hop|clinique|hospital|chu de|ch de|centre hospitalier( de)?)\s*$", before, re.I
+    )
+    if _abbreviation(stripped, places):
+        return "abbreviation"
+    if any(ch.isdigit() for ch in stripped):
+        return "address"
+    key = place_key(stripped)
+    if key in places.states and (len(stripped) > 2 or stripped.isupper()):
+        return "state"
+    if key in places.countries:
+        return "country"
+    if next_to_kind and places.town(stripped, _COUNTRY.get(lang, "US")) is None:
+        return "hospital-name"
+    return "town"
+
+
+def _abbreviation(text: str, places: Gazetteer) -> bool:
+    return (
+        _CAPITALS.fullmatch(text) is not None
+        and places.town(text) is None
+        and place_key(text) not in (places.states)
+    )
+
+
+def town(original: str, lang: str, rng: RandomSource) -> Town:
+    """A real town like ``original``: same country, similar population (the note's country if unknown)."""
+    places = gazetteer()
+    country = _COUNTRY.get(lang, "US")
+    known = places.town(original, country)
+    if known is not None:
+        return rng.choice(places.similar(known))
+    if country == "FR":
+        return rng.choice(places.communes)
+    pool = [t for t in places.by_country.get(country, ()) if t.population < 100_000]
+    return rng.choice(pool or places.towns)
+
+
+def abbreviation(original: str, rng: RandomSource) -> str:
+    """Capitals of the same length."""
+    return "".join(rng.choice("ABCDEFGHJKLMNPRSTVW") for _ in original)
+
+
+def state(original: str, rng: RandomSource) -> str:
+    """Another US state, written as a two-letter code when the original is one."""
+    places = gazetteer()
+    name = rng.choice(sorted(set(places.states.values())))
+    return places.state_codes[name] if len(original.strip()) == 2 else name
+
+
+def country(rng: RandomSource) -> str:
+    """A country."""
+    return rng.choice(sorted(set(gazetteer().countries.values())))
+
+
+def hospital(original: str, lang: str, rng: RandomSource) -> str:
+    """The original's kind word kept where it stands, with a new name (a saint, a virtue, a real town).
+
+    An address written after the hospital's name ("Centre de Santé X, 88 boulevard ...") is an address.
+    """
+    split = re.search(r",\s*(?=\d)", original)
+    if split is not None and HOSPITAL_WORDS.search(original[: split.start()]):
+        head, tail = original[: split.start()], original[split.end() :]
+        return hospital(head, lang, rng) + split.group(0) + address(tail, lang, rng)
+    found = HOSPITAL_WORDS.search(original)
+    if found is None or split is not None:
+        return address(original, lang, rng)
+    kind = original[: found.end()] if re.match(r"centre de sant", found.group(0), re.I) else found.group(0)
+    name = hospital_name(lang, rng)
+    if lang == "fr" or found.start() < len(original) - found.end():  # the kind comes first: "Hôpital X"
+        return f"{kind} {name}"
+    return f"{name} {kind}"
+
+
+def hospital_name(lang: str, rng: RandomSource) -> str:
+    """The name part of a hospital: a saint or a landmark, or a real town of the note's country."""
+    pool = HOSPITAL_NAMES.get(lang, HOSPITAL_NAMES["en"])
+    if rng.randbelow(3) == 0:
+        place = town("", lang, rng).name
+        return of_town(place) if lang == "fr" else place
+    return rng.choice(pool)
+
+
+def of_town(name: str) -> str:
+    """French "de" before a town's name: "de Dole", "du Creusot", "des Goulles", "d'Auxerre"."""
+    for article, contracted in (("Le ", "du "), ("Les ", "des ")):
+        if name.startswith(article):
+            return contracted + name[len(article) :]
+    return "d'" + name if name[:1] in "AEIOUYÉÈ" else "de " + name
+
+
+def ward(original: str, rng: RandomSource) -> str:
+    """A building or ward with its number ("Quartermain 2", "QUARTERMAIN7"): a landmark, another number."""
+    name = rng.choice(("Lakeside", "Riverside", "Parkview", "Hillside", "Meadow", "Valley"))
+    letters = re.search(r"[^\W\d_]+", original)
+    assert letters is not None
+    rest = re.sub(r"\d+", lambda m: _number_like(m.group(0), rng), original[letters.end() :])
+    return original[: letters.start()] + name + rest
+
+
+def address(original: str, lang: str, rng: RandomSource) -> str:
+    """The address rewritten run by run in its own layout (see the module docstring).
+
+    Numbers get other numbers of their width, a postcode one of the new town's department, a street name
+    run a generic street of the language (its street word kept), the run after the postcode or the last
+    comma a real town; generic words (bis, ter, cedex, appt) stay.
+    """
+    lang = lang if lang in STREETS else "en"
+    place = rng.choice(gazetteer().communes) if lang == "fr" else town("", lang, rng)
+    postcode = _POSTCODE.search(original)
+    town_at = postcode.end() if postcode else (original.rfind(",") + 1 if "," in original else len(original))
+    out, cursor = [], 0
+    for run in _RUNS.finditer(original):
+        out.append(original[cursor : run.start()])
+        cursor = run.end()
+        text = run.group(0)
+        if postcode is not None and run.start() == postcode.start():
+            out.append(_postcode_of(place, text, rng))
+        elif text[0].isdigit():
+            out.append(_number_like(text, rng))
+        elif all(w.casefold() in _GENERIC for w in _WORD.findall(text)):
+            out.append(text)
+        elif run.start() >= town_at and not _STREET_WORDS.search(text):
+            out.append(_town_run(text, place, lang, rng))
+        else:
+            out.append(apply_case(_street(text, lang, rng), case_pattern(text)))
+    out.append(original[cursor:])
+    return "".join(out)
+
+
+def _town_run(run: str, place: Town, lang: str, rng: RandomSource) -> str:
+    """The town of an address; a "cedex" after it kept, a hospital after it ("Pessac CHU X") one too."""
+    kind = HOSPITAL_WORDS.search(run)
+    if kind is not None and kind.start() == 0:
+        return apply_case(hospital(run, lang, rng), case_pattern(run))
+    head = run[: kind.start()].rstrip() if kind is not None else run
+    cedex = re.search(r"\s+(?:cedex|CEDEX|Cedex)\b.*$", head)
+    name = head[: cedex.start()] if cedex else head
+    written = apply_case(place.name, case_pattern(name)) + (cedex.group(0) if cedex else "")
+    if kind is not None:
+        written += run[len(head) : kind.start()] + apply_case(
+            hospital(run[kind.start() :], lang, rng), case_pattern(run)
+        )
+    return written
+
+
+def _street(run: str, lang: str, rng: RandomSource) -> str:
+    """A street name run: its street word (and the words before it) kept, the name a generic one."""
+    found = _STREET_WORDS.search(run)
+    name = rng.choice(STREETS[lang])
+    if found is None:
+        return name
+    if lang == "en" and found.end() >= len(run.rstrip(".")) and found.start() > 0:
+        return f"{name} {found.group(0)}"  # "Clover St.", "Main Street"
+    return f"{run[: found.end()]} {name}"  # "rue du Lys", "bis chemin Etienne", "avenue Foch"
+
+
+def _number_like(digits: str, rng: RandomSource) -> str:
+    """Another number of the same width (no leading zero)."""
+    width = len(digits)
+    if not digits.isdigit() or width == 1:
+        return str(1 + rng.randbelow(9)) if digits.isdigit() else digits
+    return str(10 ** (width - 1) + rng.randbelow(9 * 10 ** (width - 1)))
+
+
+def _postcode_of(place: Town, layout: str, rng: RandomSource) -> str:
+    """A postcode in the layout of ``layout``: the town's department first for a French commune."""
+    digits = (
+        f"{place.department}{rng.randbelow(100):02d}0"
+        if place.department.isdigit()
+        else (f"{1 + rng.randbelow(9)}{rng.randbelow(10_000):04d}")
+    )
+    out, it = [], iter(digits)
+    for ch in layout:
+        out.append(next(it, "0") if ch.isalnum() else ch)
+    return "".join(out)

@@ -1,0 +1,110 @@
+"""The tagger's precision rules, one test per false-positive family (the model's decisions are given)."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymed.detect.tagger.features import tokenize
+from anonymed.detect.tagger.prune import prune_names
+
+
+def pruned(text: str, tagged: dict[str, str]) -> list[str]:
+    """The words still tagged after pruning, when the model tagged the words of ``tagged`` (word -> label)."""
+    tokens = tokenize(text)
+    labels = [tagged.get(token.text, "O") for token in tokens]
+    prune_names(text, tokens, labels)
+    return [token.text for token, label in zip(tokens, labels, strict=True) if label != "O"]
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "kept"),
+    [
+        ("Patient was seen today.", {"Patient": "NAME"}, []),  # a role word alone
+        ("PT'S SON CALLED TWICE", {"SON": "NAME"}, []),
+        ("Family meeting with team.", {"Family": "NAME", "team": "NAME"}, []),
+        ("Seen by Dr Smith", {"Dr": "NAME", "Smith": "NAME"}, ["Smith"]),  # a title at the name's edge
+        ("wife Mary aware", {"wife": "NAME", "Mary": "NAME"}, ["Mary"]),
+        ("JANE DOE RN in room", {"JANE": "NAME", "DOE": "NAME", "RN": "NAME"}, ["JANE", "DOE"]),
+        ("John Smith, M.D.", {"John": "NAME", "Smith": "NAME", "M": "NAME", "D": "NAME"}, ["John", "Smith"]),
+    ],
+)
+def test_role_and_title_words_are_no_names(text: str, tagged: dict[str, str], kept: list[str]) -> None:
+    assert pruned(text, tagged) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged"),
+    [
+        ("Kussmaul breathing noted", {"Kussmaul": "NAME"}),  # never a name alone
+        ("Swan placed via R IJ", {"Swan": "NAME"}),
+        ("urine orange, cloudy", {"orange": "NAME"}),
+        ("Murphy sign positive", {"Murphy": "NAME"}),  # a surname made an eponym by the noun after it
+        ("Hoffman's sign negative", {"Hoffman": "NAME"}),
+        ("Miller blade used", {"Miller": "NAME"}),
+        ("fluid in the pouch of Douglas", {"Douglas": "NAME"}),
+        ("pouch of Douglas clear", {"Douglas": "LOCATION"}),
+        ("started Lasix 40 mg iv", {"Lasix": "NAME"}),  # a dose after it: a drug
+        ("Haldol 2mg given", {"Haldol": "NAME"}),
+    ],
+)
+def test_eponyms_devices_drugs_and_colours_are_no_names(text: str, tagged: dict[str, str]) -> None:
+    assert pruned(text, tagged) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "kept"),
+    [
+        (
+            "TRANSFER TO BALTIMORE REHAB OR HOME",
+            {"BALTIMORE": "LOCATION", "REHAB": "LOCATION", "OR": "LOCATION"},
+            ["BALTIMORE", "REHAB"],
+        ),
+        ("SPOKE WITH SMITH AND", {"SMITH": "NAME", "AND": "NAME"}, ["SMITH"]),
+    ],
+)
+def test_words_glued_onto_a_span_are_cut_off(text: str, tagged: dict[str, str], kept: list[str]) -> None:
+    assert pruned(text, tagged) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged"),
+    [
+        ("Spoke with Dr. Swan today", {"Swan": "NAME"}),  # a title makes the eponym a person
+        ("Mr. Murphy sign here please", {"Murphy": "NAME"}),
+        ("Called Mary Brown at home", {"Mary": "NAME", "Brown": "NAME"}),  # a colour that is a surname
+        ("Douglas visited with his wife", {"Douglas": "NAME"}),
+        ("Lasix given by Anna 40 minutes ago", {"Anna": "NAME"}),  # minutes are no dose
+    ],
+)
+def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:
+    assert pruned(text, tagged) == list(tagged)
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "kept"),
+    [
+        ("A sister in Illinois was called", {"Illinois": "LOCATION"}, []),  # a state may stay (Safe Harbor)
+        ("lives in California, Phone 858", {"California": "LOCATION"}, []),
+        (
+            "Baltimore, Maryland 21201",
+            {"Maryland": "LOCATION"},
+            ["Maryland"],
+        ),  # with its ZIP code: an address
+        ("SR TO ST. HIGH PRESSURES", {"ST": "LOCATION"}, []),  # sinus tachycardia
+        ("abg 80/48/7.45.34.7 today", {"7": "LOCATION", "45": "LOCATION", "34": "LOCATION"}, []),
+        ("placed on the Passey muir valve", {"Passey": "LOCATION"}, []),
+        ("lives at 19 Clover St", {"19": "LOCATION", "Clover": "LOCATION"}, ["19", "Clover"]),
+        ("GH from Harbor", {"GH": "LOCATION", "from": "LOCATION", "Harbor": "LOCATION"}, ["GH", "Harbor"]),
+    ],
+)
+def test_places_that_are_regions_numbers_or_devices(
+    text: str, tagged: dict[str, str], kept: list[str]
+) -> None:
+    assert pruned(text, tagged) == kept
+
+
+def test_a_phone_number_loses_its_labels_and_a_dotted_credential_its_letters() -> None:
+    phone = {"Home": "CONTACT", "301": "CONTACT", "680": "CONTACT", "6286": "CONTACT", "Office": "CONTACT"}
+    assert pruned("Home 301-680-6286 Office", phone) == ["301", "680", "6286"]
+    nurse = {"Mary": "NAME", "Hulse": "NAME", "R": "NAME", "N": "NAME"}
+    assert pruned("Mary Hulse, R.N.", nurse) == ["Mary", "Hulse"]

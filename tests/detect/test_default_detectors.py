@@ -1,0 +1,54 @@
+"""The default detectors (shipped tagger + patterns, merged as the pipeline merges them) on identifier
+formats: the tagger never turns a confident format into another label nor glues two identifiers together."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymed.config import PipelineConfig
+from anonymed.document import Document
+from anonymed.pipeline import Pipeline
+
+
+@pytest.fixture(scope="module")
+def default() -> Pipeline:
+    """The default English detectors."""
+    return Pipeline(PipelineConfig(lang="en"))
+
+
+def found(pipeline: Pipeline, text: str) -> list[tuple[str, str]]:
+    """(full label, text) of the merged spans, in order."""
+    return [(s.full_label, s.text) for s in pipeline.detect(Document("d", text)).spans]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Paid by card 4111 1111 1111 1111 today.", ("ID/account", "4111 1111 1111 1111")),
+        ("ITIN 912-70-1234 on the tax form.", ("ID/ssn", "912-70-1234")),
+        ("Prescriber NPI 1234567893 signed.", ("ID/other", "1234567893")),
+        ("NHS number 943 476 5919 confirmed.", ("ID/mrn", "943 476 5919")),
+        ("Email jane.doe@example.com for results.", ("CONTACT/email", "jane.doe@example.com")),
+        ("Call her at +44 20 7946 0958 tomorrow.", ("CONTACT/phone", "+44 20 7946 0958")),
+        ("my ssn is 078-051121", ("ID/ssn", "078-051121")),
+        ("Event logged at 2024-03-15T14:30:00Z by the pump.", ("DATE", "2024-03-15T14:30:00Z")),
+        ("John Smith, M.D.", ("NAME/clinician", "John Smith")),
+    ],
+)
+def test_formats_keep_their_label_through_the_default_detectors(
+    default: Pipeline, text: str, expected: tuple[str, str]
+) -> None:
+    assert expected in found(default, text)
+
+
+def test_adjacent_identifiers_stay_separate_spans(default: Pipeline) -> None:
+    text = "Cards on file: 4111 1111 1111 1111 5500 0000 0000 0004 4012 8888 8888 1881."
+    cards = [value for label, value in found(default, text) if label == "ID/account"]
+    assert cards == ["4111 1111 1111 1111", "5500 0000 0000 0004", "4012 8888 8888 1881"]
+
+
+def test_a_header_name_and_its_record_number_are_two_spans(default: Pipeline) -> None:
+    assert found(default, "SMITH,JOHN 1234567\nSeen in clinic.")[:2] == [
+        ("NAME/patient", "SMITH,JOHN"),
+        ("ID/mrn", "1234567"),
+    ]

@@ -1,0 +1,81 @@
+"""Titles are kept and the surrogate first name agrees with a gendered title or "né"/"née"."""
+
+from __future__ import annotations
+
+from faker import Faker
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anonymed.document import Document, Span
+from anonymed.labels import Label
+from anonymed.randomness import RandomSource
+from anonymed.substitute.fake.names import title_gender
+from anonymed.substitute.registry import build_operator
+from anonymed.substitute.stage import Substituter
+
+TITLES = {
+    "en": {"Mr.": "male", "Mr": "male", "Mrs.": "female", "Ms": "female", "Miss": "female", "Dr.": None},
+    "fr": {"M.": "male", "Monsieur": "male", "Mme": "female", "Mlle": "female", "Madame": "female",
+           "Pr": None, "Dr": None},
+}  # fmt: skip
+FIRST = {"en": ["John", "Mary", "Alex", "Jordan"], "fr": ["Claire", "Jean", "Camille", "Dominique"]}
+LAST = ["Martin", "Durand", "Smith", "Nicholson"]
+LOCALES = {"en": "en_US", "fr": "fr_FR"}
+
+
+def _lists(lang: str) -> tuple[set[str], set[str]]:
+    person = next(p for p in Faker(LOCALES[lang]).providers if hasattr(p, "first_names_male"))
+    return set(person.first_names_male), set(person.first_names_female)
+
+
+LISTS = {lang: _lists(lang) for lang in LOCALES}
+
+
+def _replace(text: str, target: str, lang: str, seed: int) -> str:
+    start = text.index(target)
+    doc = Document("d", text, {"lang": lang}).with_spans(
+        [Span.of(text, start, start + len(target), Label.NAME)]
+    )
+    operators = {label: build_operator("tag") for label in Label}
+    operators[Label.NAME] = build_operator("fake")
+    (rep,) = Substituter(operators)(doc, RandomSource(seed)).replacements
+    return rep.surrogate
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    lang=st.sampled_from(["en", "fr"]),
+    data=st.data(),
+    inside=st.booleans(),
+    seed=st.integers(0, 10_000),
+)
+def test_titles_are_kept_and_first_names_agree_with_them(
+    lang: str, data: st.DataObject, inside: bool, seed: int
+) -> None:
+    title = data.draw(st.sampled_from(sorted(TITLES[lang])))
+    first, last = data.draw(st.sampled_from(FIRST[lang])), data.draw(st.sampled_from(LAST))
+    name = f"{first} {last}"
+    text = f"Seen with {title} {name} today."
+    target = f"{title} {name}" if inside else name
+    out = _replace(text, target, lang, seed)
+    if inside:
+        assert out.startswith(title + " "), out  # the title is kept
+        out = out[len(title) + 1 :]
+    given_name = out.split()[0]
+    gender = TITLES[lang][title]
+    male, female = LISTS[lang]
+    if gender == "male":
+        assert given_name in male, (text, out)
+    elif gender == "female":
+        assert given_name in female, (text, out)
+
+
+def test_french_agreement_after_the_name_gives_the_gender() -> None:
+    assert title_gender("Patiente ", "Claire DURAND", ", née le 3 mars", "fr") == "female"
+    assert title_gender("Patient ", "Dominique DURAND", " né le 3 mars", "fr") == "male"
+    assert title_gender("", "Dominique DURAND", " ne vient pas", "fr") is None  # "ne", a negation
+    assert title_gender("le Dr ", "Camille Roux", " a vu", "fr") is None
+    assert title_gender("", "M Durand", "", "fr") is None  # "M" without its dot is an initial
+    _, female = LISTS["fr"]
+    out = _replace("Dominique DURAND, née le 3 mars 1950.", "Dominique DURAND", "fr", 3)
+    assert out.split()[0] in female

@@ -1,0 +1,111 @@
+"""Places are replaced by real places of their kind; the same place gets the same surrogate per patient."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from importlib import resources
+
+import pytest
+
+from anonymed.document import Document, Span
+from anonymed.labels import Label
+from anonymed.randomness import RandomSource
+from anonymed.substitute.fake import places
+from anonymed.substitute.fake.gazetteer import commune_name, gazetteer
+from anonymed.substitute.invariant import fold
+from anonymed.substitute.registry import build_operator
+from anonymed.substitute.stage import Substituter
+
+KEY = b"patient-key-0123456789abcdef0123"
+
+
+def rng(n: int = 0) -> RandomSource:
+    return RandomSource.from_key(bytes([n]) * 32)
+
+
+def surrogate(text: str, target: str, lang: str = "en", *, patient: str = "p1", doc_id: str = "d1") -> str:
+    start = text.index(target)
+    doc = Document(doc_id, text, {"lang": lang, "patient_id": patient})
+    doc = doc.with_spans([Span.of(text, start, start + len(target), Label.LOCATION)])
+    operators = {label: build_operator("tag") for label in Label}
+    operators[Label.LOCATION] = build_operator("fake")
+    (rep,) = Substituter(operators, patient_key=KEY)(doc, RandomSource()).replacements
+    return rep.surrogate
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_known_town_becomes_a_real_town_of_its_country_and_size(seed: int) -> None:
+    places_ = gazetteer()
+    town = places.town("Towson", "en", rng(seed))
+    original = places_.town("Towson", "US")
+    assert original is not None and town.country == "US" and town.name != "Towson"
+    assert original.population / 2 <= town.population <= original.population * 2
+
+
+def test_a_small_french_town_becomes_a_commune_of_similar_size() -> None:
+    small = places.town("Agencourt", "fr", rng())  # a commune of 513 people
+    assert small.country == "FR" and small.department and small.population < 1_100
+
+
+def test_commune_names_are_written_as_communes_are() -> None:
+    assert commune_name("AISEY SUR SEINE") == "Aisey-sur-Seine"
+    assert commune_name("LES GOULLES") == "Les Goulles"
+    assert commune_name("ST MAURICE LE VIEIL") == "Saint-Maurice-le-Vieil"
+    assert commune_name("L ISLE SUR LE DOUBS") == "L'Isle-sur-le-Doubs"
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "lang", "check"),
+    [
+        ("admitted to GH today", "GH", "en", r"[A-Z]{2}"),  # an abbreviation of the same length
+        ("seen at GBMC for", "GBMC", "en", r"[A-Z]{4}"),
+        ("TAKEN TO CALVERT HOSPITAL", "CALVERT", "en", r"[A-Z .'-]+"),  # a name before its kind word
+        ("transferred from Kessler Adventist Hosp", "Kessler Adventist Hosp", "en", r".+ Hosp"),
+        ("vue à l'Hôpital Bichat hier", "Hôpital Bichat", "fr", r"Hôpital .+"),
+        ("suivie à la Clinique du Lys", "Clinique du Lys", "fr", r"Clinique .+"),
+        ("lives in Maryland now", "Maryland", "en", r"[A-Z][a-z]+(?: [A-Z][a-z]+)*"),
+        ("ANNAPOLIS, MD", "MD", "en", r"[A-Z]{2}"),
+        ("lives at 19 Clover St. in", "19 Clover St.", "en", r"\d{1,2} [A-Z][a-z]+ St\."),
+        ("réside au 12 rue du Lys 75002 Paris.", "12 rue du Lys 75002 Paris", "fr",
+         r"\d{2} rue [^\d]+ \d{5} [A-Z].+"),
+    ],
+)  # fmt: skip
+def test_places_keep_their_kind(text: str, target: str, lang: str, check: str) -> None:
+    out = surrogate(text, target, lang)
+    assert re.fullmatch(check, out), out
+    assert out.casefold() != target.casefold()
+
+
+def test_a_state_stays_a_state() -> None:
+    names = set(gazetteer().states.values())
+    assert surrogate("lives in Maryland now", "Maryland") in names
+
+
+def test_a_town_of_a_note_is_a_real_town() -> None:
+    out = surrogate("lives in Catonsville with", "Catonsville")
+    assert gazetteer().town(out, "US") is not None
+
+
+def test_the_same_place_gets_the_same_surrogate_in_every_note_of_a_patient() -> None:
+    first = surrogate("lives in Catonsville with", "Catonsville", doc_id="d1")
+    assert surrogate("back to CATONSVILLE today", "CATONSVILLE", doc_id="d2") == first.upper()
+    others = {surrogate("lives in Catonsville with", "Catonsville", patient=f"p{i}") for i in range(2, 8)}
+    assert len(others) > 1  # another patient, another stream
+
+
+def _known_words() -> set[str]:
+    ref = resources.files("anonymed") / "resources" / "lexicons"
+    words: set[str] = set()
+    for name in ("common_en.txt.gz", "common_fr.txt.gz", "first_names.txt.gz", "last_names.txt.gz"):
+        words |= set(gzip.decompress((ref / name).read_bytes()).decode().split())
+    return words
+
+
+def test_street_and_hospital_names_are_words_not_people() -> None:
+    known = _known_words()
+    for lang in ("en", "fr"):
+        for name in (*places.STREETS[lang], *places.HOSPITAL_NAMES[lang]):
+            for word in re.findall(r"[^\W\d_]{2,}", name):
+                folded = fold(word)
+                assert folded in known or folded in {"st", "lakeside", "riverside"}, word
