@@ -13,6 +13,7 @@ from anonymed.fhir.ids import Pseudonyms
 from anonymed.fhir.index import ExportIndex
 from anonymed.fhir.rules import parse_table
 from anonymed.fhir.structured import SECURITY_SYSTEM, UCUM, StructuredPass
+from anonymed.known import MAX_ITEMS, MAX_VALUE_CHARS, known_items
 from anonymed.substitute.date_shift import DateShiftParams
 
 RULES = {
@@ -358,3 +359,28 @@ def test_deny_by_default_nothing_no_rule_reaches_survives(body: dict[str, Any]) 
     assert written - {"Observation"} <= reachable
     unreached = [path for path, _ in _strings(body) if "status" not in path and path[0] != "id"]
     assert sum(sp.stats.unknown.values()) == len(unreached)  # each removed value counted under its path
+
+
+def test_known_identifiers_stay_within_the_contracts_bounds() -> None:
+    """A patient's list keeps the patient's own identifiers first and at most MAX_ITEMS values of at most
+    MAX_VALUE_CHARS (the known detector refuses more); what the bounds leave out is counted."""
+    long_name = "A" * (MAX_VALUE_CHARS + 1)
+    patient = {
+        "resourceType": "Patient",
+        "id": "p1",
+        "name": [{"given": [long_name, "Ann"], "family": "Lee"}],
+        "identifier": [{"system": "urn:s", "value": f"X{i:05d}"} for i in range(MAX_ITEMS + 100)],
+    }
+    index = ExportIndex()
+    index.add(patient)
+    known = index.known_for("p1")
+    assert len(known) == MAX_ITEMS and known[:2] == [
+        {"kind": "NAME/patient", "value": "Ann"},
+        {"kind": "NAME/patient", "value": "Lee"},
+    ]
+    assert all(len(item["value"]) <= MAX_VALUE_CHARS for item in known)
+    assert len(known_items(known)) == MAX_ITEMS  # the contract's reader accepts it
+    # dropped: the long given name, the long full name, and the identifiers past the first 998
+    assert index.known_dropped == 2 + (MAX_ITEMS + 100 - (MAX_ITEMS - 2))
+    index.known_for("p1")  # memoised: not counted twice
+    assert index.known_dropped == 104

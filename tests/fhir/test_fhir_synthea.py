@@ -196,6 +196,7 @@ def test_manifest_tells_what_was_done_without_values(default_run: tuple[FhirDeid
     assert manifest["failed"] == 0 and manifest["skipped_files"] == ["LICENSE"]
     assert manifest["resources"]["DocumentReference"] == {"in": 31, "out": 31, "quarantined": 0}
     assert manifest["attachments"] == {"processed": 31}
+    assert manifest["known_identifiers_dropped"] == 0
     assert manifest["removed_unknown_extensions"]  # Synthea's own extensions are not in the table
     blob = json.dumps(manifest)
     assert leaks(identifying_values(SYNTHEA), [blob]) == set()
@@ -233,7 +234,7 @@ def test_safe_harbor_keeps_years_alone(tmp_path: Path) -> None:
     assert len(checklist) == 18  # the run summary's Safe Harbor checklist, for the notes
 
 
-def test_gzipped_ndjson_and_bundles_keep_their_layout(tmp_path: Path) -> None:
+def test_gzipped_ndjson_bundles_and_single_resources_keep_their_layout(tmp_path: Path) -> None:
     import gzip
 
     source = tmp_path / "in"
@@ -247,6 +248,7 @@ def test_gzipped_ndjson_and_bundles_keep_their_layout(tmp_path: Path) -> None:
         "entry": [{"fullUrl": "urn:uuid:" + first["id"], "resource": first}],
     }
     (source / "bundle.json").write_text(json.dumps(bundle))
+    (source / "patient.json").write_text(json.dumps(first))  # a single resource
     out = tmp_path / "out"
     deid = run_fhir(source, out, patient_key=KEY, seed=1, text=False)
     with gzip.open(out / "sub" / "Patient.000.ndjson.gz") as handle:
@@ -256,3 +258,6 @@ def test_gzipped_ndjson_and_bundles_keep_their_layout(tmp_path: Path) -> None:
     entry = written["entry"][0]
     assert entry["fullUrl"] == f"urn:uuid:{deid.ids.urn(first['id'])}"
     assert entry["resource"]["id"] == json.loads(lines[0])["id"]
+    single = json.loads((out / "patient.json").read_text())
+    assert single["resourceType"] == "Patient" and single["id"] == entry["resource"]["id"]
+    assert "name" not in single and "meta" in single

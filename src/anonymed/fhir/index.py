@@ -39,6 +39,8 @@ class ExportIndex:
         self._role_practitioner: dict[str, str] = {}
         self._patient_staff: dict[str, set[str]] = defaultdict(set)
         self._cache: dict[str, list[Known]] = {}
+        #: known identifiers beyond the contract's bounds, left out of the notes' Documents (per patient)
+        self.known_dropped = 0
 
     # --- building (pass one) ---------------------------------------------------------------------
     def add(self, resource: Mapping[str, Any], full_url: str | None = None) -> None:
@@ -138,7 +140,8 @@ class ExportIndex:
         return self._encounter_start.get(encounter_id)
 
     def known_for(self, patient_id: str | None) -> list[Known]:
-        """The patient's, relatives' and referred practitioners' known identifiers (memoised)."""
+        """The patient's, relatives' and referred practitioners' known identifiers, in that order and
+        within the contract's bounds (memoised)."""
         if patient_id is None:
             return []
         found = self._cache.get(patient_id)
@@ -151,9 +154,11 @@ class ExportIndex:
                     target = self.resolve(role) if role else None
                 if target is not None and target[0] == "Practitioner":
                     staff += self._practitioners.get(target[1], [])
-            found = self._cache[patient_id] = unique(
+            found, dropped = unique(
                 [*self._patients.get(patient_id, []), *self._relatives.get(patient_id, []), *staff]
             )
+            self._cache[patient_id] = found
+            self.known_dropped += dropped
         return found
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
+from anonymed.known import MAX_ITEMS, MAX_VALUE_CHARS
+
 Known = dict[str, str]
 
 #: Identifier.type codes (HL7 v2 table 0203) and systems -> known kind
@@ -100,13 +102,20 @@ def person_known(resource: Mapping[str, Any], name_kind: str) -> list[Known]:
     return found
 
 
-def unique(known: Iterable[Known]) -> list[Known]:
-    """The identifiers in first-seen order, each (kind, value) once."""
+def unique(known: Iterable[Known]) -> tuple[list[Known], int]:
+    """The identifiers in first-seen order, each (kind, value) once, within the contract's bounds (at most
+    ``MAX_ITEMS``, values of at most ``MAX_VALUE_CHARS``: the ``known`` detector refuses more); and how
+    many distinct identifiers the bounds dropped (so list the patient's own first)."""
     seen: set[tuple[str, str]] = set()
     out: list[Known] = []
+    dropped = 0
     for item in known:
         key = (item["kind"], item["value"])
-        if key not in seen:
-            seen.add(key)
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(out) < MAX_ITEMS and len(item["value"]) <= MAX_VALUE_CHARS:
             out.append(item)
-    return out
+        else:
+            dropped += 1
+    return out, dropped

@@ -136,6 +136,7 @@ class FhirDeidentifier:
                 "failures": failures[:1000],
                 **self.structured.stats.to_json(),
                 "text": self.text.stats.to_json(self.pipeline) if self.text is not None else None,
+                "known_identifiers_dropped": self.index.known_dropped,
             }
             output.write_file(PurePosixPath(MANIFEST), dumps(manifest, indent=True) + b"\n")
             output.commit()
