@@ -18,7 +18,9 @@ Two leak measurements, on request (they are slower):
 * ``--leaks``: the whole Synthea export through ``deid-fhir`` (text pass on): how many distinct names,
   telecom values, address parts and identifiers of its Patients and Practitioners survive (whole word,
   case-insensitive) in the structured files and in the decoded notes, and how many note mentions; and the
-  timeline attack below on its notes.
+  timeline attack below on its notes. Twice: as shipped (the notes' Documents carry the patients' known
+  identifiers, which the ``known`` detector finds) and with the known identifiers withheld from the text
+  pass (the text pipeline alone).
 * ``--gold``: the gold FHIR set (every PhysioNet and EDS-pseudo development note as DocumentReferences,
   ``anonymed.fhir.gold``) through the FHIR path and the plain-text path: the leak rate of ``anonymed
   evaluate leaks`` (``anonymed.evaluate.leaks``: a gold item's text surviving at or near its place, here
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import dataclasses
 import json
 import shutil
 import statistics
@@ -180,12 +183,16 @@ def postgres(url: str, rows: int) -> None:
 
 
 def synthea_leaks(export: Path, work: Path) -> None:
-    """``--leaks``: what the text pipeline alone leaves of the people's identifiers (no known detector)."""
+    """``--leaks``: the people's identifiers left, with and without their known identifiers in the notes."""
+    for known in (True, False):
+        _synthea_leaks(export, work / f"leaks-{'known' if known else 'alone'}", known)
+
+
+def _synthea_leaks(export: Path, out: Path, known: bool) -> None:
     import re
 
-    out = work / "leaks"
     deid = FhirDeidentifier(FhirOptions(patient_key=KEY, seed=1), CONFIG)
-    captured = _capture(deid)
+    captured = _capture(deid, known=known)
     deid.run(export, out)
     values: dict[str, str] = {}  # value -> what it is
     for name in ("Patient.000.ndjson", "Practitioner.000.ndjson"):
@@ -219,8 +226,13 @@ def synthea_leaks(export: Path, work: Path) -> None:
         f"Synthea output: {len(resources)} resources, {invalid} failing R4B validation (fhir.resources); "
         f"{len(refs)} references, {sum(ref not in present for ref in refs)} unresolved"
     )
+    how = (
+        "known identifiers passed to the notes"
+        if known
+        else "known identifiers withheld: text pipeline alone"
+    )
     print(
-        f"Synthea leaks (text pipeline alone): {len(values)} identifying values; "
+        f"Synthea leaks ({how}): {len(values)} identifying values; "
         f"{len(in_structured)} in structured elements; {len(in_notes)} in {len(notes)} decoded notes "
         f"({sum(in_notes.values())} mentions): {dict(sorted(kinds.items()))}"
     )
@@ -240,14 +252,15 @@ def _invalid(resources: list[dict[str, Any]]) -> int:
     return bad
 
 
-def _capture(deid: FhirDeidentifier) -> list[Document]:
-    """Keep every Document the FHIR path's text pass produces (with its replacements)."""
+def _capture(deid: FhirDeidentifier, *, known: bool = True) -> list[Document]:
+    """Keep every Document the FHIR path's text pass produces (with its replacements); with ``known``
+    false, the text pass's Documents carry no known identifiers."""
     captured: list[Document] = []
     assert deid.text is not None
     run = deid.text.run
 
     def recording(text: str, context: TextContext) -> Document:
-        done = run(text, context)
+        done = run(text, context if known else dataclasses.replace(context, known=()))
         captured.append(done)
         return done
 
