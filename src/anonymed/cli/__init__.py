@@ -12,11 +12,13 @@ from anonymed.cli import (
     evaluate,
     evaluate_leaks,
     evaluate_metrics,
+    fhir,
     keygen,
     obfuscate,
     release,
     review,
     serve,
+    sql,
     train,
 )
 
@@ -36,6 +38,8 @@ evaluate.register(evaluate_app)
 evaluate_metrics.register(evaluate_app)
 evaluate_leaks.register(evaluate_app)
 deid.register(app)
+fhir.register(app)
+sql.register(app)
 serve.register(app)
 keygen.register(app)
 app.add_typer(evaluate_app, name="evaluate", help="Measure detection, anonymity and utility.")
