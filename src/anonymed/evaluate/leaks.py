@@ -11,11 +11,11 @@ anchor the positions) and is widened by ``slack`` characters on each side.
 A leaked item is then split by cause when the detected spans are known: **written back** when detected
 spans cover every character of it (the tool found it and still wrote it out: a surrogate equal to the
 value, a ``keep``, a DP draw that returned the value), else **missed** (detection missed it, wholly or in
-part), or **generic** when the item is a name or place holding no identifying word: only words the
-invariant lets survive on purpose, titles and kinds of place (EDS-pseudo annotates a French "M." before a
-surname as an initial, anonymed reads it as Monsieur and keeps it; a lone "hospital" annotated as a place
-stays the kind word of its surrogate). Items without any letter or digit cannot leak and are left out
-(counted apart).
+part). A written-back item is **generic** instead when it is a name or place holding no identifying word,
+only words the invariant lets survive on purpose: titles and kinds of place (EDS-pseudo annotates a French
+"M." before a surname as an initial, anonymed reads it as Monsieur and keeps it; a lone "hospital"
+annotated as a place stays the kind word of its surrogate). Items without any letter or digit cannot leak
+and are left out (counted apart).
 """
 
 from __future__ import annotations
@@ -230,10 +230,12 @@ def note_leaks(
         low, high = max(0, min(start, end) - slack), max(start, end) + slack
         leaked = any(m.start() < high and m.end() > low for m in pattern.finditer(output))
         cause = None
-        if leaked and _generic(item):
-            cause = GENERIC
+        if leaked and detected is None:
+            cause = UNKNOWN
+        elif leaked and not _covered(item, detected or ()):
+            cause = MISSED
         elif leaked:
-            cause = UNKNOWN if detected is None else (WRITTEN_BACK if _covered(item, detected) else MISSED)
+            cause = GENERIC if _generic(item) else WRITTEN_BACK
         found.append(ItemLeak(item.full_label, leaked, cause))
     return found
 
