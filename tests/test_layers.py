@@ -38,6 +38,7 @@ PLACES = {
     "dates": "parts",
     "embeddings": "parts",
     "config": "parts",
+    "effective": "parts",
     "profiles": "parts",
     "tomlfile": "parts",
     "document": "model",

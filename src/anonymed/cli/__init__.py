@@ -7,6 +7,7 @@ import typer
 from anonymed.cli import (
     audit,
     bank,
+    config_show,
     deid,
     embed,
     evaluate,
@@ -25,6 +26,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,  # a traceback's local variables would print note text
+    rich_markup_mode=None,  # help texts are plain: "[hybrid]" and "anonymed[scale]" print as written
 )
 #: ``anonymed evaluate``: detection (cli/evaluate.py); anonymity, utility, report (cli/evaluate_metrics.py);
 #: leaks (cli/evaluate_leaks.py)
@@ -36,6 +38,7 @@ evaluate_metrics.register(evaluate_app)
 evaluate_leaks.register(evaluate_app)
 deid.register(app)
 serve.register(app)
+config_show.register(app)
 app.add_typer(evaluate_app, name="evaluate", help="Measure detection, anonymity and utility.")
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
 app.add_typer(obfuscate.app, name="obfuscate", help="Replace every word with a random near neighbour.")

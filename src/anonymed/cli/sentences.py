@@ -3,13 +3,14 @@ detect-and-replace followed by word or sentence substitution (registered on the 
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from anonymed.cli.common import console, handled_errors, quiet_logging
+from anonymed.cli.deid import seed_note
+from anonymed.cli.options import HYBRID, PIPELINE, SEED_HELP, Choices, configured
 from anonymed.cli.scale import (
     SHARD_SIZE,
     SchedulerOpt,
@@ -21,7 +22,7 @@ from anonymed.cli.scale import (
     save_summary,
 )
 from anonymed.io.registry import open_writer
-from anonymed.methods import HybridConfig, SentencesConfig, build_method
+from anonymed.methods import SentencesConfig, build_method
 from anonymed.runner.batch import BatchOptions, BatchSummary
 
 InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
@@ -30,7 +31,7 @@ BankOpt = Annotated[
     Path | None, typer.Option("--bank", help="Bank folder (default: the shipped MTSamples bank).")
 ]
 KOpt = Annotated[int, typer.Option("--k", help="Draw each replacement from the k nearest sentences (>= 2).")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Reproducible (by anyone with the seed).")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help=SEED_HELP)]
 InFormatOpt = Annotated[str | None, typer.Option("--input-format", help="txt | jsonl | csv | ...")]
 OutFormatOpt = Annotated[str | None, typer.Option("--output-format", help="Defaults to the input's.")]
 LangOpt = Annotated[str, typer.Option("--lang", help="Language of the notes.")]
@@ -39,7 +40,9 @@ IdFieldOpt = Annotated[str | None, typer.Option("--id-field", help="Id field / c
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Stop at the first failed record.")]
 ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress bars.")]
 SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")]
-VerboseOpt = Annotated[bool, typer.Option("--verbose")]
+VerboseOpt = Annotated[
+    bool, typer.Option("--verbose", help="Log each failed record's id and reason, and what loads (stderr).")
+]
 
 
 def sentences(
@@ -83,21 +86,12 @@ def sentences(
     _present(result, summary, {"k": k, "seeded": seed is not None})
 
 
+@configured(PIPELINE, HYBRID)
 def hybrid(
     input: InputArg,
     output: OutputOpt,
-    then: Annotated[str, typer.Option("--then", help="sentences | words: the second stage.")] = "sentences",
-    config: Annotated[
-        Path | None, typer.Option("--config", help="TOML: pipeline tables plus a [hybrid] table.")
-    ] = None,
-    bank: BankOpt = None,
-    k: Annotated[int | None, typer.Option("--k", help="Sentences: the k nearest (default 5).")] = None,
-    space: Annotated[Path | None, typer.Option("--space", help="Words: space folder.")] = None,
-    n: Annotated[str | None, typer.Option("--n", help="Words: degree of obfuscation (5 or 3-14).")] = None,
-    seed: SeedOpt = None,
     input_format: InFormatOpt = None,
     output_format: OutFormatOpt = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="Language of the notes (en, fr).")] = None,
     text_field: TextFieldOpt = None,
     id_field: IdFieldOpt = None,
     strict: StrictOpt = False,
@@ -108,17 +102,18 @@ def hybrid(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    *,
+    choices: Choices,
 ) -> None:
-    """Detect and replace PHI, then replace every sentence (or word) of the result: maximum security."""
+    """Detect and replace PHI, then replace every sentence (or word) of the result: maximum security.
+
+    Takes every option of ``anonymed deid`` that chooses the pipeline, plus the second stage's; a
+    configuration file adds a [hybrid] table (then, k, n, bank, space) to the pipeline's tables.
+    """
     quiet_logging(verbose)
     with handled_errors():
-        overrides = {"then": then, "bank": bank, "k": k, "space": space, "n": n}
-        chosen = (
-            HybridConfig.from_toml(config, **overrides)
-            if config
-            else HybridConfig.from_mapping({}, **overrides)
-        )
-        method = dataclasses.replace(chosen, pipeline=chosen.pipeline.replace(seed=seed, lang=lang))
+        chosen = choices.configured()
+        method = chosen.hybrid()
         build_method(method)  # a bad configuration, bank or space fails here, before any worker starts
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         spec = reader_spec(input, input_format, text_field, id_field, method.pipeline.lang)
@@ -134,7 +129,9 @@ def hybrid(
             progress=progress,
             seeded=seeded,
         )
-    _present(result, summary, {"then": method.then, "seeded": seeded})
+    seed_note(method.pipeline)
+    configuration = chosen.effective.to_json()
+    _present(result, summary, {"then": method.then, "seeded": seeded, "configuration": configuration})
 
 
 def _present(result: BatchSummary, summary: Path | None, extra: dict[str, object]) -> None:

@@ -1,0 +1,98 @@
+"""One precedence for every face: built-in defaults < profile < configuration file < command-line options
+< a service request's fields (docs/configuration.md).
+
+``configure`` lays the layers (``anonymed.effective``) and gives a ``Configured``: the effective
+configuration with the source of each value (for ``anonymed config show`` and the run summary), and the
+typed configurations of the methods built from it. The profile layer is the profile the upper layers
+name (or the default one); the pipeline keeps its own rule for substitution (``PipelineConfig``), so it is
+built from the user's layers only, which gives the same operators as the effective document.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from anonymed.config import PipelineConfig, default_layer
+from anonymed.effective import Effective, Layer, file_layer, merge
+from anonymed.errors import ConfigError
+from anonymed.methods.hybrid import HYBRID_KEYS, HybridConfig
+from anonymed.profiles import DEFAULT_PROFILE, load_profile
+
+
+def hybrid_defaults() -> dict[str, Any]:
+    """The ``[hybrid]`` table's built-in defaults (``HybridConfig``'s field defaults)."""
+    fields = {f.name: f.default for f in dataclasses.fields(HybridConfig)}
+    return {key: fields[key] for key in sorted(HYBRID_KEYS) if fields[key] is not None}
+
+
+@dataclass(frozen=True)
+class Configured:
+    """The effective configuration of a run and the user's own layers (file, options, request)."""
+
+    effective: Effective
+    user: Mapping[str, Any]
+
+    def pipeline(self, **fixed: Any) -> PipelineConfig:
+        """The pipeline configuration; ``fixed`` fields (stages, patient key...) are set by the command."""
+        tables = {name: table for name, table in self.user.items() if name != "hybrid"}
+        config = PipelineConfig.from_mapping(tables)
+        return dataclasses.replace(config, **fixed) if fixed else config
+
+    def hybrid(self, **fixed: Any) -> HybridConfig:
+        """Detect-and-replace, then words or sentences, as the ``[hybrid]`` table says."""
+        table = dict(self.effective.get("hybrid", default={}))
+        for name in ("bank", "space"):
+            if table.get(name) is not None:
+                table[name] = Path(table[name])
+        if "n" in table:
+            table["n"] = str(table["n"])
+        return HybridConfig(self.pipeline(**fixed), **table)
+
+    @property
+    def seed(self) -> int | None:
+        """The run's seed (None: secure randomness)."""
+        seed = self.effective.get("pipeline", "seed")
+        return None if seed is None else int(seed)
+
+
+def configure(
+    file: Path | None = None,
+    options: Mapping[str, Any] | None = None,
+    request: Mapping[str, Any] | None = None,
+    *,
+    base: Sequence[Layer] = (),
+) -> Configured:
+    """The configuration of a run: the file at ``file`` (if any), then ``options``, then ``request``.
+
+    ``base`` are layers between the profile and the file that a face adds (none yet); ``options`` and
+    ``request`` are documents shaped like the file (their file names already absolute).
+    """
+    user = [*base]
+    if file is not None:
+        user.append(file_layer(file))
+    if options:
+        user.append(Layer("option", options))
+    if request:
+        user.append(Layer("request", request))
+    mine = merge(user)
+    _check_hybrid(mine.get("hybrid", default={}))
+    profile = mine.get("pipeline", "profile", default=DEFAULT_PROFILE)
+    if not isinstance(profile, str):
+        raise ConfigError(f"[pipeline] profile must be a profile name, got a {type(profile).__name__}")
+    defaults = {**default_layer(), "hybrid": hybrid_defaults()}
+    layers = [Layer("default", defaults), Layer("profile", load_profile(profile).layer()), *user]
+    return Configured(merge(layers), _thawed(mine.values))
+
+
+def _check_hybrid(table: Mapping[str, Any]) -> None:
+    unknown = set(table) - HYBRID_KEYS
+    if unknown:
+        raise ConfigError(f"unknown [hybrid] keys {sorted(unknown)}; known: {sorted(HYBRID_KEYS)}")
+
+
+def _thawed(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _thawed(v) if isinstance(v, Mapping) else v for k, v in data.items()}
