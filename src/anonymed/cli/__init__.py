@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from anonymed.cli import (
@@ -47,6 +49,27 @@ app.add_typer(audit.app, name="audit", help="Privacy audit of released embedding
 app.add_typer(train.app, name="train", help="Train anonymed's models (the PHI recognizer).")
 app.add_typer(review.app, name="review", help="Review a sample, estimate the PHI left, learn from it.")
 app.add_typer(release.app, name="release", help="The release report for an ethics board.")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib import metadata
+
+        typer.echo(f"anonymed {metadata.version('anonymed')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def anonymed(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """De-identify clinical notes: detect and replace PHI, obfuscate words or sentences, evaluate, audit.
+
+    Configuration: built-in defaults < profile < --config file < options (docs/configuration.md).
+    """
 
 
 def main() -> None:

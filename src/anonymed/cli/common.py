@@ -45,6 +45,18 @@ def handled_errors() -> Iterator[None]:
 
 
 @contextmanager
+def needs_extra(extra: str) -> Iterator[None]:
+    """Turn a missing optional module into a one-line message naming the extra to install (exit code 2)."""
+    try:
+        yield
+    except ImportError as exc:
+        module = (getattr(exc, "name", None) or "a module").split(".")[0]
+        hint = f"pip install 'anonymed[{extra}]'"
+        console.print(f"[red]error:[/red] {escape(f'{module} is not installed: {hint}')}")
+        raise typer.Exit(2) from None
+
+
+@contextmanager
 def progress_bar(label: str, enabled: bool = True) -> Iterator[Progress]:
     """A rich progress bar on stderr counting records (total unknown: streaming input)."""
     progress = Progress(

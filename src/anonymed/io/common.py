@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
 
 from anonymed.document import LONE_SURROGATE
-from anonymed.errors import InputError
+from anonymed.errors import InputFileError
 from anonymed.io.base import Reader, ReadFailure, Record
 from anonymed.io.shards import Shard, byte_range
 
@@ -39,7 +39,7 @@ def open_input(path: Path) -> BinaryIO:
     try:
         return path.open("rb")
     except OSError as exc:
-        raise InputError(path.name, f"cannot open input: {exc.strerror or type(exc).__name__}") from None
+        raise InputFileError(path.name, f"cannot open input: {exc.strerror or type(exc).__name__}") from None
 
 
 def decode_utf8(data: bytes, *, first: bool = False) -> str:
@@ -70,7 +70,8 @@ def parse_json(line: str) -> Any:
     try:
         value = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise RecordProblem(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+        reason = exc.msg.removesuffix(" starting at").removesuffix(" at")  # "Unterminated string starting at"
+        raise RecordProblem(f"malformed JSON ({reason} at column {exc.colno})") from None
     except RecursionError:
         raise RecordProblem("malformed JSON (nested too deeply)") from None
     if _SURROGATE_ESCAPE.search(line):

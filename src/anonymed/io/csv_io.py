@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from anonymed.document import LONE_SURROGATE, Document
-from anonymed.errors import ConfigError, InputError
+from anonymed.errors import ConfigError, InputFileError
 from anonymed.io.atomic import FileWriter
 from anonymed.io.base import Reader, ReadFailure, Record
 from anonymed.io.common import ERROR_KEY, RecordProblem, failure, open_input, pick_metadata
@@ -137,9 +137,9 @@ class CsvReader(Reader):
         try:
             header = tuple(next(csv.reader(rows, delimiter=self.delimiter), ()))
         except csv.Error as exc:
-            raise InputError(self.path.name, f"malformed CSV header ({exc})") from None
+            raise InputFileError(self.path.name, f"malformed CSV header ({exc})") from None
         if not all(_valid(name) for name in header):
-            raise InputError(self.path.name, "the header row is not valid UTF-8")
+            raise InputFileError(self.path.name, "the header row is not valid UTF-8")
         if header and self.text_field not in header:
             raise ConfigError(
                 f"text column {self.text_field!r} not in the header of {self.path.name!r}: {_shown(header)}"

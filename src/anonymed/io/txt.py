@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
 from anonymed.document import Document
-from anonymed.errors import InputError, OutputError
+from anonymed.errors import InputFileError, OutputError
 from anonymed.io.atomic import AtomicDir, AtomicFile
 from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
 from anonymed.io.common import ERROR_KEY, RecordProblem, decode_utf8, dumps, failure
@@ -70,7 +70,7 @@ class TxtReader(Reader):
             yield self.path, PurePosixPath(self.path.name)
             return
         if not self.path.is_dir():
-            raise InputError(self.path.name, "no such file or folder")
+            raise InputFileError(self.path.name, "no such file or folder")
         for folder, dirs, files in os.walk(self.path):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             base = Path(folder)

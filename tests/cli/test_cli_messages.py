@@ -1,0 +1,85 @@
+"""Messages a batch scheduler's operator reads (issue 19): versions, install hints, named files and tables."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from anonymed.cli import app
+from anonymed.errors import InputFileError
+from anonymed.io.atomic import output_error
+from anonymed.io.common import RecordProblem, parse_json
+
+runner = CliRunner()
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib import metadata
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout.strip() == f"anonymed {metadata.version('anonymed')}"
+
+
+def test_a_missing_input_is_called_an_input_not_a_record(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["detect", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "s.jsonl")])
+    assert (
+        result.exit_code == 2 and "input 'missing.jsonl'" in result.output and "record" not in result.output
+    )
+    assert issubclass(InputFileError, Exception)
+
+
+def test_an_unterminated_string_says_at_once() -> None:
+    with pytest.raises(RecordProblem) as caught:
+        parse_json('{"text": "never closed')
+    assert "at at" not in caught.value.reason and "at column" in caught.value.reason
+
+
+def test_a_hidden_work_file_is_reported_as_its_folder() -> None:
+    error = output_error(
+        Path("/data/out/.notes.jsonl.anonymed-run"), PermissionError(13, "Permission denied")
+    )
+    assert str(error) == "cannot write in the output's folder '/data/out': Permission denied"
+
+
+def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
+    (tmp_path / "x.toml").write_text('[hybrid]\nthem = "words"\n')
+    result = runner.invoke(
+        app, ["obfuscate", "hybrid", "in.jsonl", "-o", "o.jsonl", "--config", str(tmp_path / "x.toml")]
+    )
+    assert result.exit_code == 2 and "unknown [hybrid] keys ['them']" in result.output
+
+
+def test_a_missing_optional_module_names_its_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [m for m in sys.modules if m.startswith("anonymed.evaluate")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "rapidfuzz", None)
+    config = tmp_path / "report.toml"
+    config.write_text("[report]\n")
+    args = ["evaluate", "report", str(config), "-o", str(tmp_path / "r"), "--quick"]
+    result = runner.invoke(app, args, terminal_width=200)
+    assert result.exit_code == 2, result.output
+    assert "rapidfuzz is not installed: pip install 'anonymed[evaluate,embed]'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_dask_hint_keeps_its_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("distributed", "dask", "dask.distributed"):
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, "anonymed.runner.dask", raising=False)
+    (tmp_path / "in.jsonl").write_text('{"id": "a", "text": "hello"}\n')
+    result = runner.invoke(
+        app,
+        [
+            "detect",
+            str(tmp_path / "in.jsonl"),
+            "-o",
+            str(tmp_path / "s.jsonl"),
+            "--workers",
+            "2",
+            "--no-progress",
+        ],
+    )
+    assert result.exit_code == 2 and "pip install 'anonymed[scale]'" in result.output
