@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from anonymed.config import PipelineConfig, default_layer
+from anonymed.config import SITE_TABLES, PipelineConfig, default_layer
 from anonymed.effective import Effective, Layer, file_layer, merge
 from anonymed.errors import ConfigError
 from anonymed.methods.hybrid import HYBRID_KEYS, HybridConfig
@@ -35,12 +35,23 @@ class Configured:
 
     effective: Effective
     user: Mapping[str, Any]
+    #: the user's layers (file, options, request), to lay more over
+    layers: tuple[Layer, ...] = ()
 
-    def pipeline(self, **fixed: Any) -> PipelineConfig:
-        """The pipeline configuration; ``fixed`` fields (stages, patient key...) are set by the command."""
-        tables = {name: table for name, table in self.user.items() if name != "hybrid"}
-        config = PipelineConfig.from_mapping(tables)
+    def pipeline(self, *, site: PipelineConfig | None = None, **fixed: Any) -> PipelineConfig:
+        """The pipeline configuration; ``fixed`` fields (stages, patient key...) are set by the command.
+
+        ``site``: a configuration whose site settings (``[known]``, ``[lists]``, files already read) are
+        taken instead of reading them again (the service, per request)."""
+        skipped = {"hybrid", *SITE_TABLES} if site is not None else {"hybrid"}
+        config = PipelineConfig.from_mapping({k: v for k, v in self.user.items() if k not in skipped})
+        if site is not None:
+            fixed = {"known": site.known, "known_detector": site.known_detector, "lists": site.lists, **fixed}
         return dataclasses.replace(config, **fixed) if fixed else config
+
+    def with_request(self, request: Mapping[str, Any]) -> Configured:
+        """This configuration with a service request's fields laid over it."""
+        return configure(request=request, base=self.layers)
 
     def hybrid(self, **fixed: Any) -> HybridConfig:
         """Detect-and-replace, then words or sentences, as the ``[hybrid]`` table says."""
@@ -68,8 +79,8 @@ def configure(
 ) -> Configured:
     """The configuration of a run: the file at ``file`` (if any), then ``options``, then ``request``.
 
-    ``base`` are layers between the profile and the file that a face adds (none yet); ``options`` and
-    ``request`` are documents shaped like the file (their file names already absolute).
+    ``base``: layers already read, under these (a service's file and options, under each request);
+    ``options`` and ``request`` are documents shaped like the file (their file names already absolute).
     """
     user = [*base]
     if file is not None:
@@ -85,7 +96,7 @@ def configure(
         raise ConfigError(f"[pipeline] profile must be a profile name, got a {type(profile).__name__}")
     defaults = {**default_layer(), "hybrid": hybrid_defaults()}
     layers = [Layer("default", defaults), Layer("profile", load_profile(profile).layer()), *user]
-    return Configured(merge(layers), _thawed(mine.values))
+    return Configured(merge(layers), _thawed(mine.values), tuple(user))
 
 
 def _check_hybrid(table: Mapping[str, Any]) -> None:
