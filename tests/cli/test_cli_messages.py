@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -83,3 +84,41 @@ def test_the_dask_hint_keeps_its_extra(tmp_path: Path, monkeypatch: pytest.Monke
         ],
     )
     assert result.exit_code == 2 and "pip install 'anonymed[scale]'" in result.output
+
+
+def test_a_latin_1_note_runs_with_encoding_and_fails_its_record_without(tmp_path: Path) -> None:
+    src = tmp_path / "latin.jsonl"
+    src.write_bytes('{"id": "a", "text": "Patient vu à Créteil le 02/12/2020."}\n'.encode("latin-1"))
+    out = tmp_path / "out.jsonl"
+    args = ["detect", str(src), "-o", str(out), "--detectors", "patterns", "--no-progress"]
+    strict = runner.invoke(app, args, terminal_width=200)
+    assert "not valid UTF-8" in strict.output  # UTF-8 stays the strict default
+    assert "anonymed_error" in out.read_text(encoding="utf-8")
+    latin = runner.invoke(app, [*args, "--encoding", "latin-1"], terminal_width=200)
+    assert latin.exit_code == 0, latin.output
+    spans = json.loads(out.read_text(encoding="utf-8"))["spans"]
+    assert [s["text"] for s in spans] == ["02/12/2020"]
+    csv = tmp_path / "latin.csv"
+    csv.write_bytes("id,text\nb,Séjour à Créteil\n".encode("cp1252"))
+    txt = tmp_path / "notes"
+    txt.mkdir()
+    (txt / "n.txt").write_bytes("Séjour".encode("cp1252"))
+    spans_file = tmp_path / "s.jsonl"
+    for source in (csv, txt):
+        command = ["detect", str(source), "-o", str(spans_file), "--detectors", "patterns", "--no-progress"]
+        assert "anonymed_error" in _spans_after(command)  # strict UTF-8 without --encoding
+        assert "anonymed_error" not in _spans_after([*command, "--encoding", "cp1252"])
+
+
+def _spans_after(command: list[str]) -> str:
+    result = runner.invoke(app, command, terminal_width=200)
+    assert result.exit_code == 0, result.output
+    return Path(command[command.index("-o") + 1]).read_text(encoding="utf-8")
+
+
+def test_an_encoding_that_cannot_split_lines_is_refused(tmp_path: Path) -> None:
+    src = tmp_path / "x.jsonl"
+    src.write_text("{}\n")
+    for name, reason in (("utf-16", "not ASCII-compatible"), ("klingon", "unknown encoding")):
+        result = runner.invoke(app, ["detect", str(src), "-o", str(tmp_path / "s.jsonl"), "--encoding", name])
+        assert result.exit_code == 2 and reason in result.output, result.output

@@ -15,6 +15,7 @@ from anonymed.cli.common import console, handled_errors, out, print_substitution
 from anonymed.cli.options import DETECTION, PIPELINE, Choices, configured
 from anonymed.cli.scale import (
     SHARD_SIZE,
+    EncodingOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
@@ -106,6 +107,7 @@ def deid(
     ] = None,
     text_field: TextFieldOpt = None,
     id_field: IdFieldOpt = None,
+    encoding: EncodingOpt = None,
     strict: StrictOpt = False,
     progress: ProgressOpt = True,
     summary: SummaryOpt = None,
@@ -125,7 +127,7 @@ def deid(
     with handled_errors():
         chosen = choices.configured()
         cfg = chosen.pipeline(patient_key=read_patient_key(patient_key_file))
-        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
+        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang, encoding)
         writer = with_privacy_report(open_writer(output, output_format, like=spec.open()), privacy_report)
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         method, seeded = ReplaceConfig(cfg), cfg.seed is not None
@@ -164,6 +166,7 @@ def detect(
     input_format: FormatOpt = None,
     text_field: TextFieldOpt = None,
     id_field: IdFieldOpt = None,
+    encoding: EncodingOpt = None,
     strict: StrictOpt = False,
     progress: ProgressOpt = True,
     summary: SummaryOpt = None,
@@ -180,7 +183,7 @@ def detect(
     with handled_errors():
         chosen = choices.configured()
         cfg = chosen.pipeline(stages=("detect",))
-        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
+        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang, encoding)
         method = ReplaceConfig(cfg)
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         writer = open_writer(output, "spans")

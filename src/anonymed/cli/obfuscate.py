@@ -11,6 +11,7 @@ from anonymed.cli import sentences as sentence_commands
 from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.cli.scale import (
     SHARD_SIZE,
+    EncodingOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
@@ -62,6 +63,7 @@ def words(
     ] = "en",
     text_field: Annotated[str | None, typer.Option("--text-field", help="Text field / column.")] = None,
     id_field: Annotated[str | None, typer.Option("--id-field", help="Id field / column.")] = None,
+    encoding: EncodingOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first failed record.")] = False,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
     summary: Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")] = None,
@@ -76,7 +78,7 @@ def words(
     with handled_errors():
         method = WordsConfig(space, n, seed, paper_preprocessing)
         build_method(method)  # a bad space or N fails here, before any worker starts
-        spec = reader_spec(input, input_format, text_field, id_field, lang)
+        spec = reader_spec(input, input_format, text_field, id_field, lang, encoding)
         writer = open_writer(output, output_format, like=spec.open())
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         result = run_command(

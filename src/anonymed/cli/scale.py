@@ -33,9 +33,24 @@ WorkdirOpt = Annotated[
 ]
 
 
-def reader_options(text_field: str | None, id_field: str | None, lang: str) -> dict[str, Any]:
+EncodingOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--encoding",
+        help="Encoding of txt, jsonl and csv inputs (latin-1, cp1252...); a byte it cannot decode fails its "
+        "record. Outputs are UTF-8.",
+        show_default="utf-8, strict",
+    ),
+]
+
+
+def reader_options(
+    text_field: str | None, id_field: str | None, lang: str, encoding: str | None = None
+) -> dict[str, Any]:
     """Options passed to the reader (only those given)."""
     options: dict[str, Any] = {"lang": lang}
+    if encoding:
+        options["encoding"] = encoding
     if text_field:
         options["text_field"] = text_field
     if id_field:
@@ -44,10 +59,15 @@ def reader_options(text_field: str | None, id_field: str | None, lang: str) -> d
 
 
 def reader_spec(
-    input: Path, input_format: str | None, text_field: str | None, id_field: str | None, lang: str
+    input: Path,
+    input_format: str | None,
+    text_field: str | None,
+    id_field: str | None,
+    lang: str,
+    encoding: str | None = None,
 ) -> ReaderSpec:
     """The input of a corpus command: its path, format and the reader options given."""
-    return ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang))
+    return ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang, encoding))
 
 
 def run_sharded(

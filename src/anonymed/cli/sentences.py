@@ -13,6 +13,7 @@ from anonymed.cli.deid import seed_note
 from anonymed.cli.options import HYBRID, PIPELINE, SEED_HELP, Choices, configured
 from anonymed.cli.scale import (
     SHARD_SIZE,
+    EncodingOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
@@ -56,6 +57,7 @@ def sentences(
     lang: LangOpt = "en",
     text_field: TextFieldOpt = None,
     id_field: IdFieldOpt = None,
+    encoding: EncodingOpt = None,
     strict: StrictOpt = False,
     progress: ProgressOpt = True,
     summary: SummaryOpt = None,
@@ -71,7 +73,7 @@ def sentences(
         method = SentencesConfig(bank, k, seed)
         build_method(method)  # a bad bank or k fails here, before any worker starts
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        spec = reader_spec(input, input_format, text_field, id_field, lang)
+        spec = reader_spec(input, input_format, text_field, id_field, lang, encoding)
         writer = open_writer(output, output_format, like=spec.open())
         result = run_command(
             spec,
@@ -94,6 +96,7 @@ def hybrid(
     output_format: OutFormatOpt = None,
     text_field: TextFieldOpt = None,
     id_field: IdFieldOpt = None,
+    encoding: EncodingOpt = None,
     strict: StrictOpt = False,
     progress: ProgressOpt = True,
     summary: SummaryOpt = None,
@@ -116,7 +119,7 @@ def hybrid(
         method = chosen.hybrid()
         build_method(method)  # a bad configuration, bank or space fails here, before any worker starts
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        spec = reader_spec(input, input_format, text_field, id_field, method.pipeline.lang)
+        spec = reader_spec(input, input_format, text_field, id_field, method.pipeline.lang, encoding)
         writer = open_writer(output, output_format, like=spec.open())
         seeded = method.seed is not None
         result = run_command(
