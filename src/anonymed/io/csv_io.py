@@ -166,7 +166,8 @@ class CsvReader(Reader):
             if self.id_field in cells and self.id_field not in bad and cells[self.id_field]:
                 rid = cells[self.id_field]
             if bad:
-                raise RecordProblem(f"not valid {self.encoding} in column {bad[0]!r}")
+                name = "UTF-8" if self.encoding == UTF8 else self.encoding
+                raise RecordProblem(f"not valid {name} in column {bad[0]!r}")
             if len(row) != len(header):
                 raise RecordProblem(f"row has {len(row)} fields, the header has {len(header)}")
         except RecordProblem as problem:
