@@ -293,3 +293,15 @@ def test_an_unknown_key_names_its_table(tmp_path: Path) -> None:
     result = runner.invoke(app, ["config", "show", "--config", str(tmp_path / "bad.toml")])
     assert result.exit_code == 2 and "unknown [pipeline] keys ['langg']" in result.output
     assert "known_detector" not in result.output
+
+
+def test_demo_takes_the_file_and_the_options_over_it(tmp_path: Path) -> None:
+    (tmp_path / "demo.toml").write_text(
+        '[pipeline]\ndetectors = ["patterns"]\n[operators]\nCONTACT = "tag"\n'
+    )
+    by_file = runner.invoke(app, ["demo", "--json", "--config", str(tmp_path / "demo.toml")])
+    assert by_file.exit_code == 0 and "reached at [CONTACT]" in by_file.stdout
+    both = runner.invoke(
+        app, ["demo", "--json", "--config", str(tmp_path / "demo.toml"), "--operator", "CONTACT=redact"]
+    )
+    assert both.exit_code == 0 and "[CONTACT]" not in both.stdout and "reached at ****" in both.stdout

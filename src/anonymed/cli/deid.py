@@ -192,7 +192,7 @@ def detect(
     save_summary(summary, run, {"configuration": detection.to_json()})
 
 
-@configured(PIPELINE)
+@configured(tuple(option for option in PIPELINE if option.name != "lang"))  # each sample note has its own
 def demo(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     *,

@@ -20,6 +20,7 @@ from anonymed.cli.scale import (
     run_command,
     save_summary,
 )
+from anonymed.cli.sentences import IdFieldOpt, TextFieldOpt, VerboseOpt
 from anonymed.io.registry import open_writer
 from anonymed.methods import WordsConfig, build_method
 from anonymed.runner.batch import BatchOptions
@@ -61,13 +62,13 @@ def words(
     lang: Annotated[
         str, typer.Option("--lang", help="Language of the notes (carried to the output).")
     ] = "en",
-    text_field: Annotated[str | None, typer.Option("--text-field", help="Text field / column.")] = None,
-    id_field: Annotated[str | None, typer.Option("--id-field", help="Id field / column.")] = None,
+    text_field: TextFieldOpt = None,
+    id_field: IdFieldOpt = None,
     encoding: EncodingOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first failed record.")] = False,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
     summary: Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")] = None,
-    verbose: Annotated[bool, typer.Option("--verbose")] = False,
+    verbose: VerboseOpt = False,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,

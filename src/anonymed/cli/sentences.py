@@ -36,8 +36,12 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", help=SEED_HELP)]
 InFormatOpt = Annotated[str | None, typer.Option("--input-format", help="txt | jsonl | csv | ...")]
 OutFormatOpt = Annotated[str | None, typer.Option("--output-format", help="Defaults to the input's.")]
 LangOpt = Annotated[str, typer.Option("--lang", help="Language of the notes.")]
-TextFieldOpt = Annotated[str | None, typer.Option("--text-field", help="Text field / column.")]
-IdFieldOpt = Annotated[str | None, typer.Option("--id-field", help="Id field / column.")]
+TextFieldOpt = Annotated[
+    str | None, typer.Option("--text-field", help="Text field / column (jsonl, csv).", show_default="text")
+]
+IdFieldOpt = Annotated[
+    str | None, typer.Option("--id-field", help="Id field / column (jsonl, csv).", show_default="id")
+]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Stop at the first failed record.")]
 ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress bars.")]
 SummaryOpt = Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")]
