@@ -44,7 +44,7 @@ CONFIG = _option(
 LANG = _option("lang", Annotated[str, typer.Option("--lang", help="Language of the notes: en or fr.")], "en")
 DETECTORS = _option(
     "detectors",
-    Annotated[str, typer.Option("--detectors", help="Comma-separated detector names.")],
+    Annotated[str, typer.Option("--detectors", metavar="NAMES", help="Comma-separated detector names.")],
     ",".join(_DEFAULTS.detectors),
 )
 HIGH_RECALL = _option(
@@ -63,7 +63,9 @@ ALLOW = _option(
     Annotated[
         list[Path] | None,
         typer.Option(
-            "--allow-list", help="Terms never flagged (CSV term,label,match,case or .txt); repeatable."
+            "--allow-list",
+            metavar="FILE",
+            help="Terms never flagged (CSV term,label,match,case or .txt); repeatable.",
         ),
     ],
     None,
@@ -72,7 +74,9 @@ DENY = _option(
     "deny_list",
     Annotated[
         list[Path] | None,
-        typer.Option("--deny-list", help="Terms always flagged (CSV with labels); repeatable."),
+        typer.Option(
+            "--deny-list", metavar="FILE", help="Terms always flagged (CSV with labels); repeatable."
+        ),
     ],
     None,
 )
@@ -81,7 +85,9 @@ KNOWN_FIELD = _option(
     Annotated[
         list[str] | None,
         typer.Option(
-            "--known-field", help="FIELD=KIND: a record field holding a known identifier; repeatable."
+            "--known-field",
+            metavar="FIELD=KIND",
+            help="FIELD=KIND: a record field holding a known identifier; repeatable.",
         ),
     ],
     None,
@@ -99,7 +105,11 @@ OPERATOR = _option(
     "operator",
     Annotated[
         list[str] | None,
-        typer.Option("--operator", help="LABEL=OPERATOR over the profile's (NAME=tag); repeatable."),
+        typer.Option(
+            "--operator",
+            metavar="LABEL=OPERATOR",
+            help="LABEL=OPERATOR over the profile's (NAME=tag); repeatable.",
+        ),
     ],
     None,
 )
@@ -113,7 +123,10 @@ EPSILON = _option(
 EPSILON_WEIGHT = _option(
     "epsilon_weight",
     Annotated[
-        list[str] | None, typer.Option("--epsilon-weight", help="LABEL=WEIGHT budget share; repeatable.")
+        list[str] | None,
+        typer.Option(
+            "--epsilon-weight", metavar="LABEL=WEIGHT", help="LABEL=WEIGHT budget share; repeatable."
+        ),
     ],
     None,
 )
