@@ -171,9 +171,10 @@ class PipelineConfig:
 
 #: the tables of the site's settings (docs/site-configuration.md)
 SITE_TABLES = ("known", "lists")
-#: every table of a configuration file; ``[hybrid]`` is read by ``methods/hybrid.py`` (docs/configuration.md)
+#: every table of a configuration file; ``[hybrid]``, ``[words]`` and ``[sentences]`` are read by
+#: ``methods/configure.py`` (docs/configuration.md)
 TABLES = ("pipeline", "operators", "operator_params", "detector_params", "epsilon_weights", *SITE_TABLES,
-          "hybrid")  # fmt: skip
+          "hybrid", "words", "sentences")  # fmt: skip
 #: the keys of the ``[pipeline]`` table
 PIPELINE_KEYS = ("lang", "profile", "detectors", "high_recall", "seed", "epsilon", "stages")
 

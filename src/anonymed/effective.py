@@ -38,6 +38,8 @@ PATH_KEYS: Final = frozenset(
         ("lists", "deny"),
         ("hybrid", "bank"),
         ("hybrid", "space"),
+        ("words", "space"),
+        ("sentences", "bank"),
     }
 )
 #: keys whose values add up across layers (lists of files) instead of being replaced
@@ -124,10 +126,17 @@ class Effective:
         """Where the value at ``key`` came from (None: not set anywhere)."""
         return self.sources.get(key)
 
-    def only(self, tables: Sequence[str]) -> Effective:
-        """The same configuration restricted to some tables."""
-        values = {name: table for name, table in self.values.items() if name in tables}
-        return Effective(values, {key: src for key, src in self.sources.items() if key[0] in tables})
+    def only(self, selected: Sequence[str]) -> Effective:
+        """The same configuration restricted to some tables or keys (``"words"``, ``"pipeline.seed"``)."""
+        wanted = [tuple(item.split(".")) for item in selected]
+        sources = {key: src for key, src in self.sources.items() if any(key[: len(w)] == w for w in wanted)}
+        values: dict[str, Any] = {}
+        for key in sources:
+            node = values
+            for part in key[:-1]:
+                node = node.setdefault(part, {})
+            node[key[-1]] = self.get(*key)
+        return Effective(_frozen(values), MappingProxyType(sources))
 
     def to_json(self) -> dict[str, Any]:
         """``{"values": the document, "sources": {"pipeline.lang": "default", ...}}``."""

@@ -9,6 +9,7 @@ import typer
 
 from anonymed.cli import sentences as sentence_commands
 from anonymed.cli.common import console, handled_errors, quiet_logging
+from anonymed.cli.options import WORDS, Choices, configured
 from anonymed.cli.scale import (
     SHARD_SIZE,
     EncodingOpt,
@@ -22,7 +23,7 @@ from anonymed.cli.scale import (
 )
 from anonymed.cli.sentences import IdFieldOpt, TextFieldOpt, VerboseOpt
 from anonymed.io.registry import open_writer
-from anonymed.methods import WordsConfig, build_method
+from anonymed.methods import build_method
 from anonymed.runner.batch import BatchOptions
 
 app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution.", no_args_is_help=True)
@@ -38,18 +39,10 @@ app.command("hybrid")(sentence_commands.hybrid)
 
 
 @app.command("words")
+@configured(WORDS, stage="words")
 def words(
     input: Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")],
-    space: Annotated[
-        Path | None, typer.Option("--space", help="Space folder (default: the shipped MTSamples space).")
-    ] = None,
-    n: Annotated[
-        str, typer.Option("--n", help="Degree of obfuscation: 5, or 3-14 for a random N per token.")
-    ] = "5",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Reproducible (by anyone with the seed).")
-    ] = None,
     paper_preprocessing: Annotated[
         bool, typer.Option("--paper-preprocessing", help="Papers' output: lower case, words only.")
     ] = False,
@@ -73,11 +66,17 @@ def words(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    *,
+    choices: Choices,
 ) -> None:
-    """Replace every word with a random one of its N nearest neighbours; numbers with random digits."""
+    """Replace every word with a random one of its N nearest neighbours; numbers with random digits.
+
+    A configuration file gives [pipeline] seed and a [words] table (n, space)."""
     quiet_logging(verbose)
     with handled_errors():
-        method = WordsConfig(space, n, seed, paper_preprocessing)
+        chosen = choices.configured()
+        method = chosen.words(paper_preprocessing=paper_preprocessing)
+        seed = method.seed
         build_method(method)  # a bad space or N fails here, before any worker starts
         spec = reader_spec(input, input_format, text_field, id_field, lang, encoding)
         writer = open_writer(output, output_format, like=spec.open())
@@ -99,4 +98,7 @@ def words(
         f"{rate:,.0f} tokens/s"
     )
     tokens = {"tokens": counts["tokens"], "unseen": counts["unseen"], "numbers": counts["numbers"]}
-    save_summary(summary, result, {**tokens, "n": method.n, "seeded": seed is not None})
+    configuration = chosen.effective.only(("pipeline.seed", "words")).to_json()
+    save_summary(
+        summary, result, {**tokens, "n": method.n, "seeded": seed is not None, "configuration": configuration}
+    )

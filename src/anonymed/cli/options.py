@@ -173,8 +173,12 @@ KEYS: Mapping[str, tuple[str, ...]] = {
     "known_field": ("known", "fields"),
     "allow_list": ("lists", "allow"),
     "deny_list": ("lists", "deny"),
-    **{name: ("hybrid", name) for name in ("then", "k", "n", "bank", "space")},
 }
+#: the options of a second stage: keys of the command's table (``[hybrid]``, ``[words]``, ``[sentences]``)
+STAGE_OPTIONS = ("then", "k", "n", "bank", "space")
+#: ``obfuscate words`` and ``obfuscate sentences``: their table's options and the seed
+WORDS = (CONFIG, SEED, N, SPACE)
+SENTENCES = (CONFIG, SEED, K, BANK)
 
 
 def parse_operators(values: Sequence[str] | None) -> dict[str, str]:
@@ -230,14 +234,16 @@ def _value(name: str, value: Any) -> Any:
     return value
 
 
-def option_layer(typed: Mapping[str, Any]) -> dict[str, Any]:
-    """The options the user typed as a configuration document (file names absolute)."""
+def option_layer(typed: Mapping[str, Any], stage: str = "hybrid") -> dict[str, Any]:
+    """The options the user typed as a configuration document (file names absolute); the second stage's
+    options (``--n``, ``--k``...) set keys of the ``stage`` table."""
     document: dict[str, Any] = {}
     for name, value in typed.items():
         converted = _value(name, value)
-        if converted is None or name not in KEYS:
+        key_of = (stage, name) if name in STAGE_OPTIONS else KEYS.get(name)
+        if converted is None or key_of is None:
             continue
-        *tables, key = KEYS[name]
+        *tables, key = key_of
         node = document
         for table in tables:
             node = node.setdefault(table, {})
@@ -254,10 +260,12 @@ class Choices:
 
     config: Path | None
     typed: Mapping[str, Any]
+    #: the table the second stage's options set (``hybrid``, ``words``, ``sentences``)
+    stage: str = "hybrid"
 
     def configured(self) -> Configured:
         """The effective configuration: defaults < profile < the file < these options."""
-        return configure(self.config, option_layer(self.typed))
+        return configure(self.config, option_layer(self.typed, self.stage))
 
 
 #: the name of the click context the wrapped command receives (Typer passes it by its annotation)
@@ -271,8 +279,11 @@ def _given(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name in _GIVEN
 
 
-def configured(*groups: Sequence[inspect.Parameter]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Add the options of ``groups`` to a command, which receives them as ``choices: Choices``."""
+def configured(
+    *groups: Sequence[inspect.Parameter], stage: str = "hybrid"
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Add the options of ``groups`` to a command, which receives them as ``choices: Choices``
+    (``stage``: the table its ``--n``, ``--k``, ``--bank``, ``--space`` set)."""
     extra = {param.name: param for group in groups for param in group}
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -284,7 +295,7 @@ def configured(*groups: Sequence[inspect.Parameter]) -> Callable[[Callable[..., 
             ctx: typer.Context = kwargs.pop(_CONTEXT)
             picked = {name: kwargs.pop(name) for name in extra}
             typed = {name: value for name, value in picked.items() if _given(ctx, name)}
-            return func(**kwargs, choices=Choices(typed.pop("config", None), typed))
+            return func(**kwargs, choices=Choices(typed.pop("config", None), typed, stage))
 
         context = inspect.Parameter(_CONTEXT, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)
         params = [*kept, *extra.values(), context]

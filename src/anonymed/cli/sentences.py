@@ -10,7 +10,7 @@ import typer
 
 from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.cli.deid import seed_note
-from anonymed.cli.options import HYBRID, PIPELINE, SEED_HELP, Choices, configured
+from anonymed.cli.options import HYBRID, PIPELINE, SENTENCES, Choices, configured
 from anonymed.cli.scale import (
     SHARD_SIZE,
     EncodingOpt,
@@ -23,16 +23,11 @@ from anonymed.cli.scale import (
     save_summary,
 )
 from anonymed.io.registry import open_writer
-from anonymed.methods import SentencesConfig, build_method
+from anonymed.methods import build_method
 from anonymed.runner.batch import BatchOptions, BatchSummary
 
 InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
 OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")]
-BankOpt = Annotated[
-    Path | None, typer.Option("--bank", help="Bank folder (default: the shipped MTSamples bank).")
-]
-KOpt = Annotated[int, typer.Option("--k", help="Draw each replacement from the k nearest sentences (>= 2).")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help=SEED_HELP)]
 InFormatOpt = Annotated[str | None, typer.Option("--input-format", help="txt | jsonl | csv | ...")]
 OutFormatOpt = Annotated[str | None, typer.Option("--output-format", help="Defaults to the input's.")]
 LangOpt = Annotated[str, typer.Option("--lang", help="Language of the notes.")]
@@ -50,12 +45,10 @@ VerboseOpt = Annotated[
 ]
 
 
+@configured(SENTENCES, stage="sentences")
 def sentences(
     input: InputArg,
     output: OutputOpt,
-    bank: BankOpt = None,
-    k: KOpt = 5,
-    seed: SeedOpt = None,
     input_format: InFormatOpt = None,
     output_format: OutFormatOpt = None,
     lang: LangOpt = "en",
@@ -70,11 +63,17 @@ def sentences(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    *,
+    choices: Choices,
 ) -> None:
-    """Replace every sentence with a random one of its k nearest bank sentences (never an identical one)."""
+    """Replace every sentence with a random one of its k nearest bank sentences (never an identical one).
+
+    A configuration file gives [pipeline] seed and a [sentences] table (k, bank)."""
     quiet_logging(verbose)
     with handled_errors():
-        method = SentencesConfig(bank, k, seed)
+        chosen = choices.configured()
+        method = chosen.sentences()
+        seed = method.seed
         build_method(method)  # a bad bank or k fails here, before any worker starts
         options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
         spec = reader_spec(input, input_format, text_field, id_field, lang, encoding)
@@ -89,7 +88,8 @@ def sentences(
             progress=progress,
             seeded=seed is not None,
         )
-    _present(result, summary, {"k": k, "seeded": seed is not None})
+    configuration = chosen.effective.only(("pipeline.seed", "sentences")).to_json()
+    _present(result, summary, {"k": method.k, "seeded": seed is not None, "configuration": configuration})
 
 
 @configured(PIPELINE, HYBRID)

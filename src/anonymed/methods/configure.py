@@ -20,13 +20,32 @@ from anonymed.config import SITE_TABLES, PipelineConfig, default_layer
 from anonymed.effective import Effective, Layer, file_layer, merge
 from anonymed.errors import ConfigError
 from anonymed.methods.hybrid import HYBRID_KEYS, HybridConfig
+from anonymed.methods.sentences import SentencesConfig
+from anonymed.methods.words import WordsConfig
 from anonymed.profiles import DEFAULT_PROFILE, load_profile
+
+#: the keys of the ``[words]`` and ``[sentences]`` tables (``obfuscate words``, ``obfuscate sentences``)
+STAGE_KEYS: Mapping[str, frozenset[str]] = {
+    "hybrid": HYBRID_KEYS,
+    "words": frozenset({"n", "space"}),
+    "sentences": frozenset({"k", "bank"}),
+}
+_STAGE_TYPES: Mapping[str, type[Any]] = {
+    "hybrid": HybridConfig,
+    "words": WordsConfig,
+    "sentences": SentencesConfig,
+}
+
+
+def stage_defaults(table: str) -> dict[str, Any]:
+    """The built-in defaults of ``[hybrid]``, ``[words]`` or ``[sentences]`` (their dataclasses' fields)."""
+    fields = {f.name: f.default for f in dataclasses.fields(_STAGE_TYPES[table])}
+    return {key: fields[key] for key in sorted(STAGE_KEYS[table]) if fields[key] is not None}
 
 
 def hybrid_defaults() -> dict[str, Any]:
     """The ``[hybrid]`` table's built-in defaults (``HybridConfig``'s field defaults)."""
-    fields = {f.name: f.default for f in dataclasses.fields(HybridConfig)}
-    return {key: fields[key] for key in sorted(HYBRID_KEYS) if fields[key] is not None}
+    return stage_defaults("hybrid")
 
 
 @dataclass(frozen=True)
@@ -43,7 +62,7 @@ class Configured:
 
         ``site``: a configuration whose site settings (``[known]``, ``[lists]``, files already read) are
         taken instead of reading them again (the service, per request)."""
-        skipped = {"hybrid", *SITE_TABLES} if site is not None else {"hybrid"}
+        skipped = {*STAGE_KEYS, *SITE_TABLES} if site is not None else set(STAGE_KEYS)
         config = PipelineConfig.from_mapping({k: v for k, v in self.user.items() if k not in skipped})
         if site is not None:
             fixed = {"known": site.known, "known_detector": site.known_detector, "lists": site.lists, **fixed}
@@ -62,6 +81,19 @@ class Configured:
         if "n" in table:
             table["n"] = str(table["n"])
         return HybridConfig(self.pipeline(**fixed), **table)
+
+    def words(self, **fixed: Any) -> WordsConfig:
+        """Word substitution as the ``[words]`` table says, drawing from the run's seed."""
+        table = dict(self.effective.get("words", default={}))
+        space = table.get("space")
+        n = str(table.get("n", "5"))
+        return WordsConfig(None if space is None else Path(space), n, self.seed, **fixed)
+
+    def sentences(self) -> SentencesConfig:
+        """Sentence substitution as the ``[sentences]`` table says, drawing from the run's seed."""
+        table = dict(self.effective.get("sentences", default={}))
+        bank = table.get("bank")
+        return SentencesConfig(None if bank is None else Path(bank), table.get("k", 5), self.seed)
 
     @property
     def seed(self) -> int | None:
@@ -90,19 +122,16 @@ def configure(
     if request:
         user.append(Layer("request", request))
     mine = merge(user)
-    _check_hybrid(mine.get("hybrid", default={}))
+    for table, keys in STAGE_KEYS.items():
+        unknown = set(mine.get(table, default={})) - keys
+        if unknown:
+            raise ConfigError(f"unknown [{table}] keys {sorted(unknown)}; known: {sorted(keys)}")
     profile = mine.get("pipeline", "profile", default=DEFAULT_PROFILE)
     if not isinstance(profile, str):
         raise ConfigError(f"[pipeline] profile must be a profile name, got a {type(profile).__name__}")
-    defaults = {**default_layer(), "hybrid": hybrid_defaults()}
+    defaults = {**default_layer(), **{table: stage_defaults(table) for table in STAGE_KEYS}}
     layers = [Layer("default", defaults), Layer("profile", load_profile(profile).layer()), *user]
     return Configured(merge(layers), _thawed(mine.values), tuple(user))
-
-
-def _check_hybrid(table: Mapping[str, Any]) -> None:
-    unknown = set(table) - HYBRID_KEYS
-    if unknown:
-        raise ConfigError(f"unknown [hybrid] keys {sorted(unknown)}; known: {sorted(HYBRID_KEYS)}")
 
 
 def _thawed(data: Mapping[str, Any]) -> dict[str, Any]:
