@@ -152,9 +152,7 @@ def main() -> None:
                 runs[name].append(measure(name, notes, system))
     results = [fastest(found) for found in runs.values()]
     cores = os.cpu_count()
-    print(
-        f"{len(notes)} PhysioNet deid dev notes; load average {load:.2f} on {cores} cores; one thread"
-    )
+    print(f"{len(notes)} PhysioNet deid dev notes; load average {load:.2f} on {cores} cores; one thread")
     print(HEADER)
     print("|---|---:|---:|---:|---:|---:|---:|")
     for result in results:

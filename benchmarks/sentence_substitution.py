@@ -28,7 +28,7 @@ for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-from anonymed.obfuscate.splitter import split_sentences  # noqa: E402
+from anonymed.sentences.splitter import split_sentences  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "fixtures" / "sentences"
@@ -87,7 +87,7 @@ def splitting() -> None:
 
 
 def _mtsamples_sentences(limit: int) -> list[str]:
-    from anonymed.obfuscate.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
+    from anonymed.io.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
 
     out: list[str] = []
     with open_corpus(MTSAMPLES, "csv", **MTSAMPLES_OPTIONS) as reader:
@@ -118,7 +118,7 @@ def _timed(call: Callable[[], object], repeat: int = 3) -> float:
 def _search_row(name: str, encoder: object, vectors: np.ndarray, queries: list[str]) -> None:
     import faiss
 
-    from anonymed.obfuscate.banks import Bank, IndexParams, build_index, keys_of
+    from anonymed.sentences.banks import Bank, IndexParams, build_index, keys_of
 
     encode = encoder.encode  # type: ignore[attr-defined]
     query_vectors = encode(queries)
@@ -155,7 +155,7 @@ def speed() -> None:
     import faiss
 
     faiss.omp_set_num_threads(1)
-    from anonymed.obfuscate.bank_build import default_bank
+    from anonymed.sentences.bank_build import default_bank
 
     queries = _mtsamples_sentences(BATCH)
     bank = default_bank()
@@ -173,7 +173,7 @@ def speed() -> None:
     try:
         import torch
 
-        from anonymed.obfuscate.encoders import TransformerEncoder
+        from anonymed.sentences.encoders import TransformerEncoder
     except ImportError:
         print("MiniLM: torch / sentence-transformers not installed", file=sys.stderr)
         return
@@ -185,7 +185,7 @@ def speed() -> None:
 
 def build() -> None:
     """Build the default bank (packed) into a temporary folder and report each stage's time."""
-    from anonymed.obfuscate.bank_build import build_default_bank
+    from anonymed.sentences.bank_build import build_default_bank
 
     marks: dict[str, float] = {}
     started = time.perf_counter()
@@ -228,8 +228,8 @@ def pack(full_folder: str) -> None:
     import faiss
 
     faiss.omp_set_num_threads(1)
-    from anonymed.obfuscate.bank_build import DEFAULT_BANK, default_bank
-    from anonymed.obfuscate.banks import Bank, IndexParams, keys_of, load_bank
+    from anonymed.sentences.bank_build import DEFAULT_BANK, default_bank
+    from anonymed.sentences.banks import Bank, IndexParams, keys_of, load_bank
 
     full, shipped = load_bank(full_folder), default_bank()
     if full.sentences != shipped.sentences:

@@ -45,12 +45,13 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 from anonymed.document import Document  # noqa: E402
+from anonymed.embeddings import Space, default_space, load_space  # noqa: E402
+from anonymed.embeddings.tokenize import lower_all, split  # noqa: E402
+from anonymed.io.corpus import MTSAMPLES  # noqa: E402
 from anonymed.io.registry import open_reader, open_writer  # noqa: E402
-from anonymed.obfuscate import Space, WordObfuscator, default_space, load_space  # noqa: E402
-from anonymed.obfuscate.corpus import MTSAMPLES  # noqa: E402
-from anonymed.obfuscate.tokenize import lower_all, split  # noqa: E402
 from anonymed.randomness import RandomSource  # noqa: E402
 from anonymed.runner.local import run_corpus  # noqa: E402
+from anonymed.words import WordObfuscator  # noqa: E402
 
 
 def load_notes(limit: int) -> list[str]:

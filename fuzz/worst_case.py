@@ -16,9 +16,9 @@ from collections.abc import Callable
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
 from anonymed.labels import Label
-from anonymed.obfuscate.splitter import split_sentences
-from anonymed.obfuscate.words import WordObfuscator
 from anonymed.pipeline import Pipeline
+from anonymed.sentences.splitter import split_sentences
+from anonymed.words.obfuscator import WordObfuscator
 
 ORDINARY = (
     "Seen by Dr. Helen Park on 02/12/2020. The patient reports intermittent chest pain on exertion, "

@@ -88,7 +88,8 @@ def test_a_profile_holds_substitution_choices_only() -> None:
         ('[pipeline]\nlang = "de"\n', "'de'"),  # unsupported language
         ('[pipeline]\ndetectors = ["magic"]\n', "'magic'"),  # unknown detector
         ('[operators]\nNAME = "shred"\n', "'shred'"),  # unknown operator
-        ('[operators]\nPERSON = "tag"\n', "labels"),  # unknown label
+        ('[operators]\nPERSON = "tag"\n', "'PERSON'"),  # unknown label
+        ("[epsilon_weights]\nPET = 1.0\n", "'PET'"),  # unknown label
         ('[pipeline]\ncolour = "blue"\n', "colour"),  # unknown key
         ("[extras]\nx = 1\n", "extras"),  # unknown table
         ("[pipeline]\nepsilon = -1.0\n", "-1.0"),  # non-positive budget

@@ -27,9 +27,10 @@ PLACES = {
     "audit": "work",
     "train": "work",
     "review": "work",
+    "fhir": "work",
+    "sql": "work",
     "methods": "composition",
     "pipeline": "composition",
-    "obfuscate": "composition",  # words/ + sentences/ + embeddings/ until phase B splits it
     "words": "composition",
     "sentences": "composition",
     "io": "parts",
@@ -40,18 +41,17 @@ PLACES = {
     "config": "parts",
     "effective": "parts",
     "profiles": "parts",
-    "tomlfile": "parts",
     "document": "model",
     "labels": "model",
     "params": "model",
     "randomness": "model",
     "errors": "model",
+    "tomlfile": "model",
     "_lazy": "model",
     "known": "model",
 }
-#: the one documented exception (importer, imported): the tagger's word-cluster features read embedding
-#: spaces, which live in ``obfuscate/`` until phase B moves them to ``embeddings/`` (a part)
-EXCEPTIONS = frozenset({("anonymed.detect.tagger.clusters", "anonymed.obfuscate.spaces")})
+#: documented exceptions (importer, imported); none since the embedding spaces became a part (``embeddings/``)
+EXCEPTIONS: frozenset[tuple[str, str]] = frozenset()
 MODULE_NAME = re.compile(r"anonymed(\.\w+)+(:\w+)?")
 #: strings of that shape that name no module: the entry-point groups of plug-in detectors and operators
 NOT_MODULES = frozenset({"anonymed.detectors", "anonymed.operators"})

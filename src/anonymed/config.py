@@ -22,10 +22,11 @@ from anonymed.detect.lists import TermLists, read_lists
 from anonymed.detect.registry import DEFAULT_DETECTORS, DETECTORS
 from anonymed.errors import ConfigError
 from anonymed.io.known import KnownFields
-from anonymed.labels import Label
-from anonymed.params import check_types, read_toml
+from anonymed.labels import Label, label_key
+from anonymed.params import check_types
 from anonymed.profiles import DEFAULT_PROFILE, Profile, load_profile
 from anonymed.substitute.registry import DEFAULT_OPERATORS, OPERATORS
+from anonymed.tomlfile import read_toml
 
 LANGUAGES = ("en", "fr")
 STAGES = ("detect", "substitute")
@@ -75,7 +76,7 @@ class PipelineConfig:
         for name in self.detectors:
             if name not in DETECTORS:
                 raise ConfigError(f"unknown detector {name!r}; known: {sorted(DETECTORS)}")
-        ops = {Label(str(k).upper()): v for k, v in self.operators.items()}
+        ops = {label_key(str(k), "operators"): v for k, v in self.operators.items()}
         object.__setattr__(self, "operators", MappingProxyType(ops))
         for label, name in self.substitution.operators.items():
             if name not in OPERATORS:
@@ -84,10 +85,11 @@ class PipelineConfig:
                 )
         object.__setattr__(self, "operator_params", MappingProxyType(dict(self.operator_params)))
         object.__setattr__(self, "detector_params", MappingProxyType(dict(self.detector_params)))
-        weights = {str(k).upper(): float(v) for k, v in dict(self.epsilon_weights).items()}
+        given = dict(self.epsilon_weights)
+        weights = {label_key(str(k), "epsilon_weights").value: float(v) for k, v in given.items()}
         for name, weight in weights.items():
-            if name not in Label.__members__ or not weight > 0:
-                raise ConfigError(f"epsilon weight {name}={weight!r}: need a label and a positive weight")
+            if not weight > 0:
+                raise ConfigError(f"epsilon weight {name}={weight!r}: need a positive weight")
         object.__setattr__(self, "epsilon_weights", MappingProxyType(weights))
         for stage in self.stages:
             if stage not in STAGES:
@@ -156,9 +158,7 @@ class PipelineConfig:
         for key in ("detectors", "stages"):
             if key in pipeline:
                 pipeline[key] = tuple(pipeline[key])
-        operators = {Label(k.upper()): v for k, v in dict(data.get("operators", {})).items() if _is_label(k)}
-        if len(operators) != len(data.get("operators", {})):
-            raise ConfigError(f"[operators] keys must be labels: {[m.value for m in Label]}")
+        operators = {label_key(k, "[operators]"): v for k, v in dict(data.get("operators", {})).items()}
         return cls(
             **pipeline,
             operators=operators,
@@ -184,10 +184,6 @@ def default_layer() -> dict[str, Any]:
     defaults = PipelineConfig()
     pipeline = {key: getattr(defaults, key) for key in PIPELINE_KEYS if getattr(defaults, key) is not None}
     return {"pipeline": pipeline, "operators": {label.value: op for label, op in DEFAULT_OPERATORS.items()}}
-
-
-def _is_label(name: str) -> bool:
-    return name.upper() in Label.__members__
 
 
 _KNOWN_KEYS = frozenset({"fields", "side_file", "side_key", "keep_fields", "typos", "clinicians", "places",

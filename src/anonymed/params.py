@@ -1,4 +1,4 @@
-"""Configuration data: the one TOML reader, and the check of typed parameter records against their types.
+"""Configuration data: the check of typed parameter records against their types (TOML: ``tomlfile``).
 
 Parameters come from TOML files and JSON requests, where nothing stops ``max_tries = "3"`` or
 ``locales = 0``; a dataclass does not check them, so without this a wrong type fails later, deep inside
@@ -8,12 +8,9 @@ an operator, as a ``TypeError``. Messages name the field and the expected and gi
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 import types
 import typing
 from collections.abc import Mapping
-from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import Any
 
 from anonymed.errors import ConfigError
@@ -71,11 +68,3 @@ def check_types(params: Any, owner: str) -> None:
             raise ConfigError(
                 f"{owner}: parameter {item.name!r} must be {expected}, got a {_type_name(value)}"
             )
-
-
-def read_toml(source: Path | Traversable) -> dict[str, Any]:
-    """The parsed TOML document at ``source`` (a file or packaged resource); ``ConfigError`` if unreadable."""
-    try:
-        return tomllib.loads(source.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read configuration file {str(source)!r}: {exc}") from None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -30,9 +30,7 @@ SECRET_METADATA = ("known", DOCUMENT_LISTS)
 
 
 class Pipeline:
-    """A named, ordered group of stages; heavy resources are built once and shared by reference."""
-
-    name = "deid"
+    """The configured stages in order; heavy resources are built once and shared by reference."""
 
     def __init__(self, config: PipelineConfig | None = None) -> None:
         self.config = config if config is not None else PipelineConfig()
@@ -104,22 +102,14 @@ class Pipeline:
         """Replace the document's spans with surrogates from a per-document random stream."""
         return self.substituter_(doc, self.rng_.spawn(f"doc:{doc.id}"))
 
-    def run(self, doc: Document, *, disable: Iterable[str] = ()) -> Document:
-        """Run the configured stages in order, skipping those named in ``disable``."""
-        skip = set(disable)
+    def run(self, doc: Document) -> Document:
+        """Run the configured stages (``config.stages``) in order."""
         doc = self.prepare(doc)
         for stage in self.config.stages:
-            if stage not in skip:
-                doc = getattr(self, stage)(doc)
+            doc = getattr(self, stage)(doc)
         if any(key in doc.metadata for key in SECRET_METADATA):  # never in a document the pipeline returns
             doc = doc.evolve(metadata={k: v for k, v in doc.metadata.items() if k not in SECRET_METADATA})
         return doc
-
-    def run_many(self, docs: Iterable[Document], *, disable: Iterable[str] = ()) -> Iterator[Document]:
-        """Run the pipeline over a stream of documents, lazily."""
-        skip = tuple(disable)
-        for doc in docs:
-            yield self.run(doc, disable=skip)
 
 
 def substitution_report(config: PipelineConfig, counters: Mapping[str, int]) -> dict[str, Any]:

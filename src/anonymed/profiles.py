@@ -19,8 +19,8 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from anonymed.errors import ConfigError
-from anonymed.labels import Label
-from anonymed.params import read_toml
+from anonymed.labels import Label, label_key
+from anonymed.tomlfile import read_toml
 
 #: the profile used when none is named: realistic, patient-consistent surrogates, dates never kept
 DEFAULT_PROFILE: Final = "pseudonymise"
@@ -84,9 +84,7 @@ def profile_from_mapping(name: str, data: Mapping[str, Any]) -> Profile:
         )
     operators: dict[Label, str] = {}
     for label, operator in dict(data.get("operators", {})).items():
-        if label.upper() not in Label.__members__:
-            raise ConfigError(f"profile {name!r}: [operators] key {label!r} is not a label")
-        operators[Label(label.upper())] = str(operator)
+        operators[label_key(label, f"profile {name!r} [operators]")] = str(operator)
     about = dict(data.get("profile", {}))
     return Profile(
         name=name,

@@ -50,7 +50,7 @@ def test_a_full_word2vec_model_loads_through_its_vectors(tmp_path: Path) -> None
 
 
 def test_an_anonymed_space_folder_loads(tmp_path: Path) -> None:
-    from anonymed.obfuscate.spaces import DEFAULT_SPACE
+    from anonymed.embeddings.spaces import DEFAULT_SPACE
 
     embedding = load_embedding(DEFAULT_SPACE)
     assert len(embedding.words) > 10_000 and embedding.vectors.shape[0] == len(embedding.words)

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from anonymed.cli import app
 from anonymed.cli.deid import SAMPLE
-from anonymed.obfuscate.bank_build import DEFAULT_BANK
-from anonymed.obfuscate.spaces import DEFAULT_SPACE
+from anonymed.embeddings.spaces import DEFAULT_SPACE
+from anonymed.sentences.bank_build import DEFAULT_BANK
 
 runner = CliRunner()
 

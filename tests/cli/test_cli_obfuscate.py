@@ -12,8 +12,8 @@ import typer
 from typer.testing import CliRunner
 
 from anonymed.cli import embed, obfuscate
-from anonymed.obfuscate import load_space
-from anonymed.obfuscate.tokenize import split
+from anonymed.embeddings import load_space
+from anonymed.embeddings.tokenize import split
 
 runner = CliRunner()
 root = typer.Typer()

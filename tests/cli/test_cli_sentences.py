@@ -11,8 +11,8 @@ import typer
 from typer.testing import CliRunner
 
 from anonymed.cli import bank, obfuscate
-from anonymed.obfuscate.banks import load_bank, normalise
-from anonymed.obfuscate.splitter import layout, split_sentences
+from anonymed.sentences.banks import load_bank, normalise
+from anonymed.sentences.splitter import layout, split_sentences
 
 runner = CliRunner()
 root = typer.Typer()

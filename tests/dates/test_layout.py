@@ -88,3 +88,17 @@ def test_a_layout_never_keeps_a_digit_of_the_original(text: str, lang: str) -> N
     if layout is not None:
         kept = "".join(p for p in layout.parts if isinstance(p, str))
         assert not any(ch.isdigit() for ch in kept), (text, layout.parts)
+
+
+@pytest.mark.parametrize("text", ["20mar", "3jan", "12mar."])
+def test_a_name_glued_after_a_day_is_a_month_even_where_it_is_also_a_weekday(text: str) -> None:
+    layout = parse_layout(text, "fr", reference=REF)
+    assert layout is not None
+    names = [p.name for p in layout.parts if isinstance(p, Slot)]
+    assert names[:2] == ["day", "month_name"], layout.parts
+
+
+def test_a_weekday_alone_stays_a_weekday() -> None:
+    layout = parse_layout("mar 20", "fr", reference=REF)
+    assert layout is not None
+    assert next(p.name for p in layout.parts if isinstance(p, Slot)) == "weekday"

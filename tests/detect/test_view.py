@@ -37,7 +37,7 @@ def test_tokens_and_words_are_computed_once_per_document(monkeypatch: pytest.Mon
 
 
 def test_the_tagger_takes_the_patterns_spans_the_pipeline_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    runs = _count_calls(monkeypatch, PatternDetector, "detect_text")
+    runs = _count_calls(monkeypatch, PatternDetector, "_scan")
     for order in (("tagger", "patterns"), ("patterns", "tagger")):
         runs.clear()
         doc = Pipeline(PipelineConfig(lang="en", detectors=order)).detect(Document("d1", NOTE))

@@ -94,7 +94,7 @@ def tiny_config(tmp_path: Path) -> Path:
 
 def without_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make sentence substitution look absent (and keep the test from building a bank)."""
-    monkeypatch.setattr(sentences_module, "MODULES", ("anonymed.obfuscate.no_such_module",))
+    monkeypatch.setattr(sentences_module, "MODULES", ("anonymed.sentences.no_such_module",))
 
 
 def test_tiny_report_builds_every_section_and_file(

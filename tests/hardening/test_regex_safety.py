@@ -28,8 +28,8 @@ from anonymed.detect.patterns.detector import all_patterns
 from anonymed.detect.regex_safety import stress_runs
 from anonymed.document import Document
 from anonymed.labels import Label
-from anonymed.obfuscate.splitter import split_sentences
 from anonymed.pipeline import Pipeline
+from anonymed.sentences.splitter import split_sentences
 
 SOURCE = Path(anonymed.__file__).parent
 #: the one generous bound: no pattern may spend this long on any 1,000-character input

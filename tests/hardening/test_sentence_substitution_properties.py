@@ -11,12 +11,12 @@ from hardening_inputs import texts, unicode_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from anonymed.obfuscate import sentences
-from anonymed.obfuscate.bank_build import BankParams, build_bank
-from anonymed.obfuscate.banks import Bank, normalise
-from anonymed.obfuscate.encoders import Doc2VecParams
-from anonymed.obfuscate.sentences import SentenceObfuscator
-from anonymed.obfuscate.splitter import Sentence, layout, split_sentences
+from anonymed.sentences import obfuscator
+from anonymed.sentences.bank_build import BankParams, build_bank
+from anonymed.sentences.banks import Bank, normalise
+from anonymed.sentences.encoders import Doc2VecParams
+from anonymed.sentences.obfuscator import SentenceObfuscator
+from anonymed.sentences.splitter import Sentence, layout, split_sentences
 
 SUBJECTS = ("The patient", "She", "He", "The wound", "The knee", "The abdomen")
 VERBS = ("was examined", "was treated", "improved", "tolerated the procedure", "was draped")
@@ -45,13 +45,13 @@ def bank() -> Bank:
 @given(text=st.one_of(texts, unicode_texts, st.just("")), seed=st.one_of(st.none(), st.integers(0, 2**64)))
 def test_every_sentence_becomes_a_different_bank_sentence(bank: Bank, text: str, seed: int | None) -> None:
     captured: list[tuple[list[Sentence], list[str]]] = []
-    assemble = sentences._assemble
+    assemble = obfuscator._assemble
 
     def spy(text: str, found: list[Sentence], replacements: list[str]) -> str:
         captured.append((found, replacements))
         return assemble(text, found, replacements)
 
-    with mock.patch.object(sentences, "_assemble", spy):
+    with mock.patch.object(obfuscator, "_assemble", spy):
         output = SentenceObfuscator(bank, k=3, random_state=seed).transform([text])[0]
     [(found, replacements)] = captured
     assert found == split_sentences(text)

@@ -7,9 +7,10 @@ from hardening_inputs import texts, unicode_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from anonymed.obfuscate import Space, WordObfuscator
-from anonymed.obfuscate.spaces import default_space
-from anonymed.obfuscate.tokenize import is_number, split
+from anonymed.embeddings import Space
+from anonymed.embeddings.spaces import default_space
+from anonymed.embeddings.tokenize import is_number, split
+from anonymed.words import WordObfuscator
 
 SETTINGS = settings(
     max_examples=200,

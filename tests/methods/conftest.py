@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from anonymed.obfuscate.bank_build import BankParams, build_bank
-from anonymed.obfuscate.encoders import Doc2VecParams
+from anonymed.sentences.bank_build import BankParams, build_bank
+from anonymed.sentences.encoders import Doc2VecParams
 
 #: synthetic notes without PHI (the bank is not scrubbed, to stay fast)
 BANK_NOTES = [

@@ -12,8 +12,8 @@ from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.methods import HybridConfig, build_method
-from anonymed.obfuscate.banks import load_bank, normalise
-from anonymed.obfuscate.splitter import split_sentences
+from anonymed.sentences.banks import load_bank, normalise
+from anonymed.sentences.splitter import split_sentences
 
 NOTE = "Mr. John Smith was seen on 03/14/2019. The knee was examined with mild pain.\nPLAN:\nHome."
 SEEDABLE = {Label.DATE: "fake", Label.AGE: "fake"}

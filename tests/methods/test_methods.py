@@ -9,6 +9,7 @@ import pytest
 
 from anonymed.config import PipelineConfig
 from anonymed.document import Document, Span
+from anonymed.embeddings.tokenize import split
 from anonymed.errors import ConfigError, MethodUnavailable
 from anonymed.labels import Label
 from anonymed.methods import (
@@ -23,7 +24,6 @@ from anonymed.methods import (
     build_method,
 )
 from anonymed.methods import sentences as sentences_module
-from anonymed.obfuscate.tokenize import split
 
 NOTE = "Mr. John Smith, 58 years old, was seen on 03/14/2019 in Boston. The knee was examined."
 FAKE = {Label.DATE: "fake", Label.AGE: "fake"}

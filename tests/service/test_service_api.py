@@ -10,7 +10,7 @@ import pytest
 from service_support import NOTE, PLANTED, ClientFactory, TestClient
 
 from anonymed import Document, Label, Pipeline, PipelineConfig
-from anonymed.obfuscate.words import WordObfuscator
+from anonymed.words.obfuscator import WordObfuscator
 
 
 def deid(client: TestClient, **body: Any) -> Any:

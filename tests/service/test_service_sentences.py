@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from service_support import NOTE, PLANTED, ClientFactory
 
-from anonymed.obfuscate.bank_build import BankParams, build_bank
-from anonymed.obfuscate.banks import normalise
-from anonymed.obfuscate.encoders import Doc2VecParams
-from anonymed.obfuscate.splitter import split_sentences
+from anonymed.sentences.bank_build import BankParams, build_bank
+from anonymed.sentences.banks import normalise
+from anonymed.sentences.encoders import Doc2VecParams
+from anonymed.sentences.splitter import split_sentences
 
 CORPUS = [
     "The patient was admitted after a fall. She was seen in the emergency room. Vital signs were stable.",

@@ -79,3 +79,26 @@ def test_french_agreement_after_the_name_gives_the_gender() -> None:
     _, female = LISTS["fr"]
     out = _replace("Dominique DURAND, née le 3 mars 1950.", "Dominique DURAND", "fr", 3)
     assert out.split()[0] in female
+
+
+_PERSON_FR = next(p for p in Faker("fr_FR").providers if hasattr(p, "last_names"))
+NAMES_FR = {
+    word.casefold()
+    for name in (*_PERSON_FR.first_names, *_PERSON_FR.last_names)
+    for word in name.replace("-", " ").split()
+}
+
+
+def test_a_many_word_name_gets_real_names_never_random_letters() -> None:
+    """Each word is drawn apart: none may take another word's original, which would reject the whole name."""
+    text = "Transmis à ABOUINASR Francois Roland Marie, puis à Lyon."
+    town = text.index("Lyon")
+    doc = Document("d", text, {"lang": "fr"}).with_spans(
+        [Span.of(text, 11, text.index(","), Label.NAME), Span.of(text, town, town + 4, Label.LOCATION)]
+    )
+    # one operator instance per label, as a configuration builds them: each one prepares the document
+    operators = {label: build_operator("fake") for label in Label}
+    for seed in range(300):
+        for rep in Substituter(operators)(doc, RandomSource(seed)).replacements[:1]:
+            words = rep.surrogate.replace("-", " ").split()
+            assert all(w.casefold() in NAMES_FR for w in words), (seed, rep.surrogate)

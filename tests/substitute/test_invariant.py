@@ -45,6 +45,8 @@ def test_leaks_finds_the_value_or_one_of_its_words(surrogate: str, original: str
         ("Smithville Hospital", "Calvert Hospital"),  # the kind of institution
         ("www.example.org", "www.mgh.org"),
         ("Smithville", "Smith"),  # a longer word is another word
+        ("Standard01.15.41.35.25", "Standard04.73.72.17.05"),  # the label of a phone number
+        ("Accueil 05 23 55", "Accueil 07 42 26"),
     ],
 )
 def test_common_words_may_survive(surrogate: str, original: str) -> None:

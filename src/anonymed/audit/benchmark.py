@@ -156,7 +156,7 @@ def make_benchmark(config: BenchmarkConfig | None = None, progress: Progress | N
             progress("protecting", index, len(config.protections))
         copy = protect(name, documents, missed, seed=config.seed, word_n=config.word_n)
         if copy is None:
-            skipped[name] = "anonymed.obfuscate.sentences is not available in this installation"
+            skipped[name] = "anonymed.sentences.obfuscator is not available in this installation"
         else:
             copies[name] = copy
     return Benchmark(

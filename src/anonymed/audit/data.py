@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from anonymed.embeddings.tokenize import words
 from anonymed.errors import InputError
-from anonymed.obfuscate.tokenize import words
 
 
 def name_tokens(name: str) -> tuple[str, ...]:

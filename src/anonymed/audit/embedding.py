@@ -83,7 +83,7 @@ def load_embedding(path: Path | str) -> Embedding:
 def _load_space(folder: Path) -> Embedding:
     if not (folder / "meta.json").exists():
         raise ResourceError(f"{str(folder)!r} is a folder but not an anonymed space (no meta.json)")
-    from anonymed.obfuscate.spaces import load_space
+    from anonymed.embeddings.spaces import load_space
 
     space = load_space(folder)
     return Embedding(space.tokens, np.asarray(space.vectors, dtype=np.float64), {"source": str(folder)})

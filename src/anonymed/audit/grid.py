@@ -130,7 +130,7 @@ def _attack(
 
 def names_can_appear(texts: tuple[str, ...], data: AuditData, min_count: int) -> bool:
     """Whether any of the attacker's name tokens occurs at least ``min_count`` times in the texts."""
-    from anonymed.obfuscate.tokenize import words
+    from anonymed.embeddings.tokenize import words
 
     wanted = set(data.candidates)
     counts = Counter(t for text in texts for t in words(text) if t in wanted)

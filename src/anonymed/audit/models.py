@@ -12,15 +12,16 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from anonymed.audit.embedding import Embedding
+from anonymed.embeddings.gensim_train import corpus_lines, train_vectors
+from anonymed.embeddings.tokenize import words
 from anonymed.errors import ConfigError
-from anonymed.obfuscate.tokenize import words
 
 ALGORITHMS = ("cbow", "skipgram", "fasttext", "glove")
-MAX_LINE = 10_000  # gensim's longest sentence
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,7 @@ def write_corpus(texts: Iterable[str], path: Path) -> Path:
     with Path(path).open("w", encoding="utf-8") as out:
         for text in texts:
             tokens = words(text)
-            for start in range(0, len(tokens), MAX_LINE):
-                out.write(" ".join(tokens[start : start + MAX_LINE]) + "\n")
+            out.writelines(corpus_lines(tokens))
     return Path(path)
 
 
@@ -72,19 +72,20 @@ def train(corpus: Path, spec: ModelSpec) -> Embedding:
     """Train ``spec`` on a corpus file from ``write_corpus`` (one thread: the grid runs jobs in parallel)."""
     if spec.algorithm == "glove":
         return _glove(corpus, spec)
-    from gensim.models import FastText, Word2Vec
-
-    common = dict(
-        corpus_file=str(corpus),
+    fasttext = spec.algorithm == "fasttext"
+    subwords: dict[str, Any] = {"bucket": spec.bucket} if fasttext else {}
+    model = train_vectors(
+        corpus,
+        fasttext=fasttext,
+        epochs=spec.epochs,
         vector_size=spec.vector_size,
         window=spec.window,
         min_count=spec.min_count,
-        epochs=spec.epochs,
         sg=int(spec.algorithm == "skipgram"),
         workers=1,
         seed=spec.seed,
+        **subwords,
     )
-    model = FastText(bucket=spec.bucket, **common) if spec.algorithm == "fasttext" else Word2Vec(**common)
     return Embedding.from_keyed_vectors(model.wv, algorithm=spec.algorithm, window=spec.window)
 
 

@@ -7,36 +7,21 @@ and the boilerplate keyword is dropped).
 
 from __future__ import annotations
 
-import csv
-import io
-import lzma
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from anonymed.audit.data import diagnosis_key
-from anonymed.obfuscate.corpus import MTSAMPLES
-from anonymed.obfuscate.tokenize import words
+from anonymed.embeddings.tokenize import words
+from anonymed.io.corpus import MTSAMPLES, NOTE_TYPES, mtsamples_notes
 
-#: MTSamples "specialties" that name a kind of report rather than a clinical domain (surgery: operative
-#: reports, radiology: imaging reports; together they fill half the corpus and would be everyone's diagnosis)
-NOTE_TYPES = frozenset(
-    {
-        "soap chart progress notes",
-        "consult history and phy",
-        "office notes",
-        "discharge summary",
-        "letters",
-        "emergency room reports",
-        "ime qme work comp etc",
-        "general medicine",
-        "autopsy",
-        "surgery",
-        "radiology",
-    }
+#: what is not a diagnosis, normalised as diagnoses are: the note types (``io/corpus.py: NOTE_TYPES``) and
+#: the "specialties" that name a kind of report (surgery: operative reports, radiology: imaging reports;
+#: together they fill half the corpus and would be everyone's diagnosis)
+REPORT_KINDS = frozenset(
+    {diagnosis_key(kind) for kind in NOTE_TYPES} | {"general medicine", "autopsy", "radiology"}
 )
 _FEMALE = re.compile(r"\b(?:she|her|hers)\b", re.IGNORECASE)
 _MALE = re.compile(r"\b(?:he|his|him)\b", re.IGNORECASE)
@@ -50,11 +35,6 @@ class SourceNote:
     text: str
     diagnoses: tuple[str, ...]
     sex: str
-
-
-def _rows(path: Path) -> Iterator[dict[str, str]]:
-    with lzma.open(path, "rb") as raw:
-        yield from csv.DictReader(io.TextIOWrapper(raw, encoding="utf-8", newline=""))
 
 
 def _keywords(row: dict[str, str]) -> list[str]:
@@ -71,17 +51,17 @@ def _sex(text: str) -> str:
 def source_notes(min_notes: int = 5, per_note: int = 4, path: Path = MTSAMPLES) -> tuple[SourceNote, ...]:
     """The distinct non-empty MTSamples notes with their diagnoses (loaded once per process)."""
     rows: dict[str, dict[str, str]] = {}
-    for row in _rows(path):
-        text = row.get("transcription", "").strip()
+    for doc in mtsamples_notes(path):
+        text = doc.text.strip()
         if text and text not in rows:
-            rows[text] = row
+            rows[text] = {**doc.metadata["record"], "note_id": doc.id}
     shared = Counter(k for row in rows.values() for k in _keywords(row))
     notes: list[SourceNote] = []
     for text, row in rows.items():
         specialty = diagnosis_key(row.get("medical_specialty", ""))
         keywords = [k for k in _keywords(row) if shared[k] >= min_notes and k != specialty]
-        diagnoses = ([specialty] if specialty and specialty not in NOTE_TYPES else []) + keywords[:per_note]
-        notes.append(SourceNote(str(row.get("note_id", len(notes))), text, tuple(diagnoses), _sex(text)))
+        diagnoses = ([specialty] if specialty and specialty not in REPORT_KINDS else []) + keywords[:per_note]
+        notes.append(SourceNote(row["note_id"], text, tuple(diagnoses), _sex(text)))
     return tuple(notes)
 
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
+from anonymed.embeddings.tokenize import words
 from anonymed.labels import Label
 from anonymed.methods import HybridConfig, Method, MethodConfig, ReplaceConfig, SentencesConfig, WordsConfig
-from anonymed.obfuscate.tokenize import words
 
 PROTECTIONS = ("none", "removal", "replacement", "words", "sentences", "hybrid", "hybrid-sentences")
 #: protections whose first step is detect-and-remove/replace, so names it misses pass through

@@ -12,10 +12,10 @@ from anonymed.cli.common import console, handled_errors, quiet_logging, stage_pr
 from anonymed.config import PipelineConfig
 from anonymed.errors import ConfigError
 from anonymed.io.base import ReadFailure
-from anonymed.obfuscate.bank_build import DEFAULT_BANK, BankParams, build_bank, build_default_bank
-from anonymed.obfuscate.banks import Bank, IndexParams, load_bank
-from anonymed.obfuscate.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
-from anonymed.obfuscate.encoders import Doc2VecParams
+from anonymed.io.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
+from anonymed.sentences.bank_build import DEFAULT_BANK, BankParams, build_bank, build_default_bank
+from anonymed.sentences.banks import Bank, IndexParams, load_bank
+from anonymed.sentences.encoders import Doc2VecParams
 
 app = typer.Typer(help="Build replacement banks for sentence substitution.", no_args_is_help=True)
 

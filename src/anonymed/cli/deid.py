@@ -14,15 +14,20 @@ from rich.table import Table
 from anonymed.cli.common import console, handled_errors, out, print_substitution, quiet_logging
 from anonymed.cli.options import DETECTION, PIPELINE, Choices, configured
 from anonymed.cli.scale import (
+    MAX_FAILURES,
     SHARD_SIZE,
     EncodingOpt,
+    MaxFailuresOpt,
+    PrivateOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
+    batch_options,
+    finish_run,
+    open_output,
     reader_spec,
     run_command,
-    save_summary,
 )
 from anonymed.config import SITE_TABLES, PipelineConfig
 from anonymed.document import Document
@@ -32,7 +37,7 @@ from anonymed.io.registry import open_reader, open_writer
 from anonymed.methods import ReplaceConfig
 from anonymed.methods.configure import Configured
 from anonymed.pipeline import substitution_report
-from anonymed.runner.batch import BatchOptions
+from anonymed.runner.batch import BatchSummary
 from anonymed.substitute.registry import operator_class
 
 #: what ``anonymed detect`` reports of its configuration (substitution plays no part in it)
@@ -58,6 +63,16 @@ SummaryOpt = Annotated[
 ]
 VerboseOpt = Annotated[
     bool, typer.Option("--verbose", help="Log each failed record's id and reason, and what loads (stderr).")
+]
+OutputOpt = Annotated[
+    str, typer.Option("-o", "--output", help="Output file or folder (a trailing slash: a folder).")
+]
+PatientFieldOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--patient-field",
+        help="Field / column naming the patient (jsonl, csv, parquet; default patient_id).",
+    ),
 ]
 
 
@@ -96,7 +111,7 @@ def seed_note(config: PipelineConfig) -> None:
 @configured(PIPELINE)
 def deid(
     input: InputArg,
-    output: Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")],
+    output: OutputOpt,
     input_format: FormatOpt = None,
     output_format: Annotated[
         str | None, typer.Option("--output-format", help="Defaults to the input format.")
@@ -119,6 +134,9 @@ def deid(
     privacy_report: Annotated[
         Path | None, typer.Option("--privacy-report", help="Write each document's privacy report (JSONL).")
     ] = None,
+    patient_field: PatientFieldOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
     *,
     choices: Choices,
 ) -> None:
@@ -127,9 +145,11 @@ def deid(
     with handled_errors():
         chosen = choices.configured()
         cfg = chosen.pipeline(patient_key=read_patient_key(patient_key_file))
-        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang, encoding)
-        writer = with_privacy_report(open_writer(output, output_format, like=spec.open()), privacy_report)
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        spec = reader_spec(
+            input, input_format, text_field, id_field, cfg.lang, patient_field, encoding=encoding
+        )
+        writer = with_privacy_report(open_output(output, output_format, like=spec.open()), privacy_report)
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         method, seeded = ReplaceConfig(cfg), cfg.seed is not None
         run = run_command(
             spec, writer, method, options, command="deid", output=output, progress=progress, seeded=seeded
@@ -137,7 +157,8 @@ def deid(
         report = substitution_report(cfg, run.counters)
     print_substitution(report, report.get("checklist"))
     seed_note(cfg)
-    save_summary(
+    warn_patient_ids(cfg.patient_key is not None, run, patient_field or "patient_id")
+    finish_run(
         summary,
         run,
         {
@@ -147,6 +168,24 @@ def deid(
             "substitution": report,
         },
     )
+
+
+def warn_patient_ids(keyed: bool, run: BatchSummary, field: str) -> None:
+    """With a patient key, say how many documents named no patient (their surrogates are per document)."""
+    documents = run.read - run.failed
+    if not keyed or documents <= 0 or run.with_patient >= documents:
+        return
+    if run.with_patient == 0:
+        console.print(
+            f"[yellow]warning:[/yellow] a patient key was given but no record has a patient id in field "
+            f"{field!r}: surrogates are not consistent across a patient's notes (name the field with "
+            "--patient-field)"
+        )
+    else:
+        console.print(
+            f"[yellow]warning:[/yellow] {documents - run.with_patient} of {documents} records have no "
+            f"patient id in field {field!r}: their surrogates are consistent within each note only"
+        )
 
 
 def run_configuration(chosen: Configured, patient_key_file: Path | None = None) -> dict[str, Any]:
@@ -175,6 +214,8 @@ def detect(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
     *,
     choices: Choices,
 ) -> None:
@@ -183,13 +224,13 @@ def detect(
     with handled_errors():
         chosen = choices.configured()
         cfg = chosen.pipeline(stages=("detect",))
-        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang, encoding)
+        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang, encoding=encoding)
         method = ReplaceConfig(cfg)
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         writer = open_writer(output, "spans")
         run = run_command(spec, writer, method, options, command="detect", output=output, progress=progress)
     detection = chosen.effective.only(DETECTION_TABLES)
-    save_summary(summary, run, {"configuration": detection.to_json()})
+    finish_run(summary, run, {"configuration": detection.to_json()})
 
 
 @configured(tuple(option for option in PIPELINE if option.name != "lang"))  # each sample note has its own

@@ -10,10 +10,10 @@ import typer
 from rich.markup import escape
 
 from anonymed.cli.common import console, failed_record, handled_errors, quiet_logging, stage_progress
+from anonymed.embeddings.training import PAPER_PARAMS, TrainParams, train_space, with_overrides
+from anonymed.embeddings.vocab import Hygiene
 from anonymed.io.base import ReadFailure
-from anonymed.obfuscate.corpus import documents, open_corpus
-from anonymed.obfuscate.training import PAPER_PARAMS, TrainParams, train_space, with_overrides
-from anonymed.obfuscate.vocab import Hygiene
+from anonymed.io.corpus import documents, open_corpus
 
 app = typer.Typer(help="Train embedding spaces for word substitution.", no_args_is_help=True)
 

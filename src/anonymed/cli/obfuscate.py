@@ -11,20 +11,23 @@ from anonymed.cli import sentences as sentence_commands
 from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.cli.options import WORDS, Choices, configured
 from anonymed.cli.scale import (
+    MAX_FAILURES,
     SHARD_SIZE,
     EncodingOpt,
+    MaxFailuresOpt,
+    PrivateOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
+    batch_options,
+    finish_run,
+    open_output,
     reader_spec,
     run_command,
-    save_summary,
 )
 from anonymed.cli.sentences import IdFieldOpt, TextFieldOpt, VerboseOpt
-from anonymed.io.registry import open_writer
 from anonymed.methods import build_method
-from anonymed.runner.batch import BatchOptions
 
 app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution.", no_args_is_help=True)
 
@@ -42,7 +45,9 @@ app.command("hybrid")(sentence_commands.hybrid)
 @configured(WORDS, stage="words")
 def words(
     input: Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")],
+    output: Annotated[
+        str, typer.Option("-o", "--output", help="Output file or folder (a trailing slash: a folder).")
+    ],
     paper_preprocessing: Annotated[
         bool, typer.Option("--paper-preprocessing", help="Papers' output: lower case, words only.")
     ] = False,
@@ -66,6 +71,8 @@ def words(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
     *,
     choices: Choices,
 ) -> None:
@@ -78,9 +85,9 @@ def words(
         method = chosen.words(paper_preprocessing=paper_preprocessing)
         seed = method.seed
         build_method(method)  # a bad space or N fails here, before any worker starts
-        spec = reader_spec(input, input_format, text_field, id_field, lang, encoding)
-        writer = open_writer(output, output_format, like=spec.open())
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        spec = reader_spec(input, input_format, text_field, id_field, lang, encoding=encoding)
+        writer = open_output(output, output_format, like=spec.open())
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         result = run_command(
             spec,
             writer,
@@ -99,6 +106,6 @@ def words(
     )
     tokens = {"tokens": counts["tokens"], "unseen": counts["unseen"], "numbers": counts["numbers"]}
     configuration = chosen.effective.only(("pipeline.seed", "words")).to_json()
-    save_summary(
+    finish_run(
         summary, result, {**tokens, "n": method.n, "seeded": seed is not None, "configuration": configuration}
     )

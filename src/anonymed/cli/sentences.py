@@ -12,22 +12,28 @@ from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.cli.deid import seed_note
 from anonymed.cli.options import HYBRID, PIPELINE, SENTENCES, Choices, configured
 from anonymed.cli.scale import (
+    MAX_FAILURES,
     SHARD_SIZE,
     EncodingOpt,
+    MaxFailuresOpt,
+    PrivateOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
+    batch_options,
+    finish_run,
+    open_output,
     reader_spec,
     run_command,
-    save_summary,
 )
-from anonymed.io.registry import open_writer
 from anonymed.methods import build_method
-from anonymed.runner.batch import BatchOptions, BatchSummary
+from anonymed.runner.batch import BatchSummary
 
 InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
-OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")]
+OutputOpt = Annotated[
+    str, typer.Option("-o", "--output", help="Output file or folder (a trailing slash: a folder).")
+]
 InFormatOpt = Annotated[str | None, typer.Option("--input-format", help="txt | jsonl | csv | ...")]
 OutFormatOpt = Annotated[str | None, typer.Option("--output-format", help="Defaults to the input's.")]
 LangOpt = Annotated[str, typer.Option("--lang", help="Language of the notes.")]
@@ -63,6 +69,8 @@ def sentences(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
     *,
     choices: Choices,
 ) -> None:
@@ -75,9 +83,9 @@ def sentences(
         method = chosen.sentences()
         seed = method.seed
         build_method(method)  # a bad bank or k fails here, before any worker starts
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        spec = reader_spec(input, input_format, text_field, id_field, lang, encoding)
-        writer = open_writer(output, output_format, like=spec.open())
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
+        spec = reader_spec(input, input_format, text_field, id_field, lang, encoding=encoding)
+        writer = open_output(output, output_format, like=spec.open())
         result = run_command(
             spec,
             writer,
@@ -109,6 +117,8 @@ def hybrid(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
     *,
     choices: Choices,
 ) -> None:
@@ -122,9 +132,9 @@ def hybrid(
         chosen = choices.configured()
         method = chosen.hybrid()
         build_method(method)  # a bad configuration, bank or space fails here, before any worker starts
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
-        spec = reader_spec(input, input_format, text_field, id_field, method.pipeline.lang, encoding)
-        writer = open_writer(output, output_format, like=spec.open())
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
+        spec = reader_spec(input, input_format, text_field, id_field, method.pipeline.lang, encoding=encoding)
+        writer = open_output(output, output_format, like=spec.open())
         seeded = method.seed is not None
         result = run_command(
             spec,
@@ -146,4 +156,4 @@ def _present(result: BatchSummary, summary: Path | None, extra: dict[str, object
     if "sentences" in counts:
         rate = counts["sentences"] / result.seconds if result.seconds > 0 else 0.0
         console.print(f"{counts['sentences']} sentences replaced, {rate:,.0f} sentences/s")
-    save_summary(summary, result, {**counts, **extra})
+    finish_run(summary, result, {**counts, **extra})

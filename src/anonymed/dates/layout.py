@@ -107,6 +107,9 @@ def _token_parts(toks: list[Tok], lang: str) -> list[Part]:
     parts: list[Part] = []
     for tok in toks:
         name = words.name_of(tok.text, lang) if tok.kind == "word" else None
+        after_day = bool(parts) and isinstance(parts[-1], Slot) and parts[-1].name == "day"
+        if name is not None and name.kind == "weekday" and after_day:
+            name = words.month_in_any(tok.text, lang) or name  # "20mar": a day then a month, not mardi
         if name is not None:
             parts.append(name_slot(tok, name))
         elif tok.kind != "num":

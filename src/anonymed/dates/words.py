@@ -147,6 +147,16 @@ def month_of(word: str, lang: str) -> Name | None:
     return found if found is not None and found.kind == "month" else None
 
 
+def month_in_any(word: str, lang: str) -> Name | None:
+    """The month ``word`` names in ``lang`` or, failing that, in another language ("mar": March)."""
+    key = fold(word)
+    for candidate in (lang, *(other for other in _NAMES if other != lang)):
+        found = _NAMES.get(candidate, {}).get(key)
+        if found is not None and found.kind == "month":
+            return found
+    return None
+
+
 def weekday_of(word: str, lang: str) -> Name | None:
     """The weekday ``word`` names (see ``name_of``), else ``None``."""
     found = name_of(word, lang)

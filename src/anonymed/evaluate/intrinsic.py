@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from anonymed.embeddings.gensim_train import train_vectors
+from anonymed.embeddings.tokenize import words
 from anonymed.errors import ConfigError, ResourceError
-from anonymed.obfuscate.tokenize import words
 
 WORDSIM = Path(__file__).resolve().parents[1] / "resources" / "wordsim"
 BENCHMARKS = (
@@ -84,20 +85,19 @@ class EmbeddingParams:
 
 def train_embeddings(texts: Iterable[str], params: EmbeddingParams | None = None, seed: int = 1) -> Any:
     """gensim fastText word vectors (``KeyedVectors`` with n-gram vectors for unseen words)."""
-    from gensim.models import FastText
-
     params = params or EmbeddingParams()
     sentences = [tokens for text in texts if (tokens := words(text))]
     if not sentences:
         raise ConfigError("the corpus has no word to train embeddings on")
     if max(Counter(t for tokens in sentences for t in tokens).values()) < params.min_count:
         raise ConfigError(f"no word occurs min_count={params.min_count} times: nothing to train")
-    model = FastText(
-        sentences=sentences,
+    model = train_vectors(
+        sentences,
+        fasttext=True,
+        epochs=params.epochs,
         vector_size=params.vector_size,
         window=params.window,
         negative=params.negative,
-        epochs=params.epochs,
         min_count=params.min_count,
         sg=int(params.sg),
         min_n=params.min_n,

@@ -11,7 +11,9 @@ anchor the positions) and is widened by ``slack`` characters on each side.
 A leaked item is then split by cause when the detected spans are known: **written back** when detected
 spans cover every character of it (the tool found it and still wrote it out: a surrogate equal to the
 value, a ``keep``, a DP draw that returned the value), else **missed** (detection missed it, wholly or in
-part). Items without any letter or digit cannot leak and are left out (counted apart).
+part), or **title** when the item is nothing but a courtesy title that the invariant keeps on purpose
+(EDS-pseudo annotates a French "M." before a surname as an initial; anonymed reads it as Monsieur and keeps
+it). Items without any letter or digit cannot leak and are left out (counted apart).
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from typing import Any, Final
 
 from anonymed.document import Document, Replacement, Span
 from anonymed.errors import ConfigError
+from anonymed.substitute.fake.names import INITIAL_TITLES, TITLES
 
 MISSED: Final = "missed"
 WRITTEN_BACK: Final = "written_back"
+TITLE: Final = "title"
 UNKNOWN: Final = "unknown"
 _TOKEN: Final = re.compile(r"\S+")
 
@@ -69,10 +73,14 @@ class LeakCounts:
             self.causes[item.cause or UNKNOWN] += 1
 
     def cell(self) -> str:
-        """The share leaked and its causes, "2.0% (3 / 1)" (missed / written back; "?" when unknown)."""
+        """The share leaked and its causes, "2.0% (3 / 1)" (missed / written back; "?" when unknown).
+
+        Titles kept by rule follow as "+ 2 titles".
+        """
         rate = "-" if not self.items else f"{self.leaked / self.items:.1%}"
         causes = "?" if self.causes[UNKNOWN] else f"{self.causes[MISSED]} / {self.causes[WRITTEN_BACK]}"
-        return f"{rate} ({causes})"
+        titles = f" + {self.causes[TITLE]} titles" if self.causes[TITLE] else ""
+        return f"{rate} ({causes}{titles})"
 
     def to_json(self) -> dict[str, Any]:
         """Counts and rates (rates are None without items)."""
@@ -83,6 +91,7 @@ class LeakCounts:
             "leak_rate": rate,
             MISSED: self.causes[MISSED],
             WRITTEN_BACK: self.causes[WRITTEN_BACK],
+            TITLE: self.causes[TITLE],
             UNKNOWN: self.causes[UNKNOWN],
         }
 
@@ -188,6 +197,14 @@ def _covered(item: Span, spans: Sequence[Span]) -> bool:
     return cursor >= item.end
 
 
+def _only_title(text: str, lang: str) -> bool:
+    """Whether ``text`` is one courtesy title ("M.", "Mme", "Dr"), which the invariant keeps."""
+    bare = text.strip()
+    if bare.endswith(".") and bare[:-1] in INITIAL_TITLES.get(lang, ()):
+        return True
+    return bare.rstrip(".").casefold() in TITLES
+
+
 def note_leaks(
     doc: Document,
     output: str,
@@ -212,7 +229,9 @@ def note_leaks(
         low, high = max(0, min(start, end) - slack), max(start, end) + slack
         leaked = any(m.start() < high and m.end() > low for m in pattern.finditer(output))
         cause = None
-        if leaked:
+        if leaked and _only_title(item.text, doc.lang):
+            cause = TITLE
+        elif leaked:
             cause = UNKNOWN if detected is None else (WRITTEN_BACK if _covered(item, detected) else MISSED)
         found.append(ItemLeak(item.full_label, leaked, cause))
     return found

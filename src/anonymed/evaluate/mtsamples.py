@@ -18,21 +18,7 @@ from pathlib import Path
 
 from anonymed.document import Document
 from anonymed.errors import ConfigError
-from anonymed.io.base import ReadFailure
-from anonymed.obfuscate.corpus import MTSAMPLES, MTSAMPLES_OPTIONS, documents, open_corpus
-
-NOTE_TYPES = frozenset(
-    {
-        "Surgery",
-        "Consult - History and Phy.",
-        "SOAP / Chart / Progress Notes",
-        "Discharge Summary",
-        "Office Notes",
-        "Letters",
-        "Emergency Room Reports",
-        "IME-QME-Work Comp etc.",
-    }
-)
+from anonymed.io.corpus import NOTE_TYPES, mtsamples_notes
 
 
 @dataclass(frozen=True)
@@ -99,9 +85,7 @@ def _clean(found: set[str]) -> str | None:
 
 def load_task(path: Path | None = None, params: TaskParams | None = None) -> list[Document]:
     """The task over the shipped MTSamples (or a CSV with the same columns)."""
-    failures: list[ReadFailure] = []
-    with open_corpus(Path(path) if path else MTSAMPLES, "csv", **MTSAMPLES_OPTIONS) as reader:
-        return build_task(documents(reader, failures), params)
+    return build_task(mtsamples_notes(path), params)
 
 
 def labelled(notes: Iterable[Document], split: str | None = None) -> list[Document]:

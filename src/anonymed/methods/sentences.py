@@ -16,12 +16,12 @@ from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.methods.base import MethodConfig, ObfuscatorMethod, missing_modules
 from anonymed.methods.words import resolved
-from anonymed.obfuscate.banks import Bank, load_bank
-from anonymed.obfuscate.sentences import SentenceObfuscator
 from anonymed.randomness import RandomSource
+from anonymed.sentences.banks import Bank, load_bank
+from anonymed.sentences.obfuscator import SentenceObfuscator
 
 #: what sentence substitution imports (faiss: the ``embed`` extra)
-MODULES = ("anonymed.obfuscate.sentences", "faiss")
+MODULES = ("anonymed.sentences.obfuscator", "faiss")
 #: documents per encoder and index call in ``run_many``
 BATCH = 64
 
@@ -34,7 +34,7 @@ def _bank(path: str) -> Bank:
 def shared_bank(path: Path | None) -> Bank:
     """The bank at ``path``, loaded once per process (None: the default bank, built on first use)."""
     if path is None:
-        from anonymed.obfuscate.bank_build import default_bank
+        from anonymed.sentences.bank_build import default_bank
 
         return default_bank()
     return _bank(str(Path(path).resolve()))

@@ -1,7 +1,7 @@
 """Word substitution as a method: every token of ``doc.result`` becomes one of its N nearest neighbours.
 
 The space (the shipped MTSamples space, or a folder) is loaded once per process and shared by reference
-(``obfuscate.spaces``); ``reseeded`` copies share it and its unseen-word strategy.
+(``embeddings.spaces``); ``reseeded`` copies share it and its unseen-word strategy.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any, Self
 
 from anonymed.document import Document
 from anonymed.methods.base import MethodConfig, ObfuscatorMethod
-from anonymed.obfuscate.words import Degree, WordObfuscator
 from anonymed.randomness import RandomSource
+from anonymed.words.obfuscator import Degree, WordObfuscator
 
 #: the counts a word-substituted document reports under ``privacy["words"]``
 COUNTS = ("tokens", "unseen", "numbers")

@@ -4,8 +4,8 @@ A surrogate *leaks* its original when, after case folding, accent stripping and 
 it equals the original, or when it holds as a whole word any word of two or more letters of the original.
 Words that name no one are excepted (``COMMON_WORDS``): courtesy titles ("Dr", "Mme"), name particles
 ("de", "van"), month and weekday names, the words of temporal expressions ("days", "ago", "ans"), a few
-articles and prepositions, the generic words of institutions and streets ("Hospital", "rue") and of web
-addresses ("www", "org"). So
+articles and prepositions, the generic words of institutions and streets ("Hospital", "rue"), of web
+addresses ("www", "org") and the labels of phone numbers ("Standard", "fax"). So
 "Mme Claire Martin" may become "Mme Anne Dubois" and "3 days ago" "5 days ago", but "John Smith" may not
 become "Mary Smith", nor "Smith" a Faker city "Port Smith".
 
@@ -39,6 +39,11 @@ _FUNCTION_WORDS: Final = frozenset(
 _WEB_WORDS: Final = frozenset(
     {"www", "http", "https", "mailto", "com", "org", "net", "edu", "gov", "fr", "html", "htm", "example"}
 )
+#: the labels of phone numbers and pagers ("Standard 01 ...", "Tel:", "cell")
+_CONTACT_WORDS: Final = frozenset(
+    {"tel", "telephone", "phone", "fax", "standard", "accueil", "poste", "secretariat", "bureau", "domicile",
+     "portable", "mobile", "cell", "home", "office", "work", "pager", "bip", "beeper", "ext", "extension"}
+)  # fmt: skip
 #: words saying what kind of place or institution a value is, not which one
 _KIND_WORDS: Final = frozenset(
     {"hospital", "hospitals", "clinic", "clinics", "center", "centre", "medical", "general", "memorial",
@@ -60,7 +65,7 @@ def _common_words() -> frozenset[str]:
     dated = {fold(name) for table in (*words.MONTHS.values(), *words.WEEKDAYS.values()) for name in table}
     units = {fold(unit) for unit in words.UNIT_WORDS}
     numbers = {fold(n) for table in words.NUMBER_WORDS.values() for n in table}
-    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS, *MEASURE_WORDS}
+    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS, *_CONTACT_WORDS, *MEASURE_WORDS}
     return frozenset({*TITLES, *PARTICLES, *dated, *units, *numbers, *generic})
 
 

@@ -44,7 +44,7 @@ def build_clusters(sizes: Sequence[int], space_name: str = "mtsamples") -> WordC
 
     Centroids are rounded to float16, as stored, so training sees the ids the saved model will give.
     """
-    from anonymed.obfuscate.spaces import cached_space
+    from anonymed.embeddings.spaces import cached_space
 
     space = cached_space(str(space_folder(space_name)))
     if space.subwords is None:

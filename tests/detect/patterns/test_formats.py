@@ -168,3 +168,23 @@ def test_every_recognizer_is_declared_as_data() -> None:
 )
 def test_english_short_dates_are_month_first(text: str, lang: str, is_date: bool) -> None:
     assert any(label.startswith("DATE") for label, _ in spans(text, lang).values()) is is_date
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "admitted 01sep2018 via ED",
+        "seen on Monday's round, 5-MAY-2021",
+        "born 22-nov-1972",
+        "due 3 mars 2020",
+    ],
+)
+def test_a_shared_view_finds_the_same_named_dates_as_a_plain_scan(text: str) -> None:
+    from anonymed.detect.view import NoteView
+    from anonymed.document import Document
+
+    detector = PatternDetector()
+    lang = "fr" if "mars" in text else "en"
+    via_view = detector.detect_view(NoteView(Document("d", text, {"lang": lang})))
+    plain = detector.detect_text(text, lang)
+    assert via_view == plain and any(span.label.value == "DATE" for span in plain)

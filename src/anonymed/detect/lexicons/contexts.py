@@ -104,6 +104,19 @@ UNITS: Final = words(
     "ems ekg ecg cxr ct mri ir cath lab gi ob gyn ent pt ot rt sw cm np md rn pa va"
 )
 
+#: every word that can start a rule (an initial, a single letter, starts one too)
+TRIGGERS: Final = (
+    TITLES
+    | frozenset(SPEECH_AFTER)
+    | ROLES
+    | CREDENTIALS
+    | CONTACT_VERBS
+    | INSTITUTION_TAILS
+    | INSTITUTION_HEADS
+    | ABBREVIATION_CUES
+    | {"family"}
+)
+
 #: a hit: (first word, end word exclusive, label, subtype, rule)
 Hit = tuple[int, int, Label, str | None, str]
 
@@ -126,7 +139,8 @@ class ContextDetector(Detector):
         tokens = view.words
         if not tokens:
             return []
-        rules = _Rules(view.text, tokens, name_lists(), view.lang)
+        caps = view.shared("upper ratio", lambda: upper_ratio(tokens)) >= 0.5
+        rules = _Rules(view.text, tokens, name_lists(), view.lang, caps)
         spans = []
         for first, end, label, subtype, rule in rules.hits():
             start, stop = tokens[first].start, tokens[end - 1].end
@@ -139,12 +153,12 @@ class ContextDetector(Detector):
 class _Rules:
     """The rules over one note's words."""
 
-    def __init__(self, text: str, tokens: list[Token], lists: NameLists, lang: str) -> None:
+    def __init__(self, text: str, tokens: list[Token], lists: NameLists, lang: str, caps: bool) -> None:
         self.text = text
         self.tokens = tokens
         self.lists = lists
         self.lang = lang
-        self.caps = upper_ratio(tokens) >= 0.5
+        self.caps = caps
         self.cased = not self.caps and any(t.shape not in (LOWER, UPPER) for t in tokens)
 
     def common(self, i: int) -> bool:
@@ -207,8 +221,9 @@ class _Rules:
         return end
 
     def hits(self) -> Iterator[Hit]:
-        for i in range(len(self.tokens)):
-            yield from self._at(i)
+        for i, token in enumerate(self.tokens):
+            if token.key in TRIGGERS or len(token.key) == 1:  # most words start no rule: one lookup each
+                yield from self._at(i)
 
     def _at(self, i: int) -> Iterator[Hit]:
         token = self.tokens[i]

@@ -19,7 +19,7 @@ from anonymed.detect.lexicons.places import (
     zip_city_hits,
 )
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, us_state_codes
-from anonymed.detect.lexicons.tokens import Token, upper_ratio
+from anonymed.detect.lexicons.tokens import upper_ratio
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
@@ -75,7 +75,10 @@ class LexiconDetector(Detector):
         if not tokens:
             return []
         lists = name_lists()
-        view = note.shared(("lexicons.view", note.lang), lambda: _word_view(tokens, note.lang))
+        ratio = note.shared("upper ratio", lambda: upper_ratio(tokens))
+        view = note.shared(
+            ("lexicons.view", note.lang), lambda: build_view(tokens, name_lists(), note.lang, ratio)
+        )
         places = self._places(view) if self.params.places else []
         names = find_names(view, lists, high_recall=self.params.high_recall) if self.params.names else {}
         kept = [hit for hit in places if self.params.regions or hit[3] not in REGIONS]
@@ -105,11 +108,6 @@ class LexiconDetector(Detector):
             score=score,
             subtype=subtype,
         )
-
-
-def _word_view(tokens: list[Token], lang: str) -> View:
-    """The classified words of one document (shared by every lexicon detector run on it)."""
-    return build_view(tokens, name_lists(), lang, upper_ratio(tokens))
 
 
 def _outside(names: Marks, places: list[Hit]) -> Marks:

@@ -73,22 +73,30 @@ def _describe(word: str) -> tuple[str, int]:
     return found
 
 
+#: gaps met before: the gap string -> (dot, stripped gap, line break, bare hyphen)
+_GAPS: dict[str, tuple[bool, str, bool, bool]] = {" ": (False, "", False, False)}
+
+
 def tokenize(text: str) -> list[Token]:
     """The word tokens of ``text`` in order, with the gap that separates each from the next."""
-    spans = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    spans = [m.span() for m in _WORD.finditer(text)]
     spans.append((len(text), len(text)))
     tokens: list[Token] = []
     append = tokens.append
+    gaps = _GAPS
+    words = _WORDS
     for i in range(len(spans) - 1):
         start, end = spans[i]
         word = text[start:end]
         between = text[end : spans[i + 1][0]]
-        key, shape = _describe(word)
-        if between == " ":
-            append(Token(start, end, word, key, shape, False, "", False, False))
-        else:
-            gap = between.strip()
-            append(Token(start, end, word, key, shape, gap[:1] == ".", gap, "\n" in between, between == "-"))
+        described = words.get(word) or _describe(word)
+        gap = gaps.get(between)
+        if gap is None:
+            stripped = between.strip()
+            gap = (stripped[:1] == ".", stripped, "\n" in between, between == "-")
+            if len(between) < 16 and len(gaps) < 10_000:
+                gaps[between] = gap
+        append(Token(start, end, word, described[0], described[1], *gap))
     return tokens
 
 

@@ -50,6 +50,8 @@ class Scan:
     text: str
     lang: str
     params: PatternParams
+    #: the folded word keys of the text when a shared view computed them (recognizers may skip early)
+    keys: frozenset[str] | None = None
 
     def span(self, start: int, end: int, label: Label, subtype: str | None, score: float) -> Span:
         """A span of this detector over ``text[start:end]``."""

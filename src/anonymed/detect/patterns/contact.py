@@ -50,6 +50,12 @@ _CUE_BEFORE: Final = re.compile(
     r"reach(?:ed)? (?:me )?at|joignable au|appeler le|au numéro)\b)[\s:#.]*$",
     re.I,
 )
+#: the words of _CUE_BEFORE anywhere in a note: without one, no grouped number is looked at
+_CUE_ANYWHERE: Final = re.compile(
+    r"\b(?:phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call|reach|reached|joignable|"
+    r"appeler|numéro)\b",
+    re.I,
+)
 _LOCAL: Final = re.compile(r"(?<![\w-])\d{3}-\d{4}(?![\w-])")
 _PAGER: Final = re.compile(
     r"\b(?:pager|beeper|bpr|pg|bip|bipper|beep|poste)\b\.? ?(?:#|no\.?|number|num[ée]ro|n°)? ?:? ?"
@@ -77,6 +83,7 @@ PATTERNS: Final = (
     _PARENS,
     _GROUPED,
     _CUE_BEFORE,
+    _CUE_ANYWHERE,
     _LOCAL,
     _PAGER,
     _EMAIL,
@@ -110,15 +117,17 @@ def _phones(scan: Scan) -> Iterator[Span]:
         yield _phone(scan, match.start(), match.end(), 0.95 if cued else 0.85)
     for match in _FR.finditer(scan.text):
         yield _phone(scan, match.start(), match.end(), 0.9)
-    for match in _INTL.finditer(scan.text):
+    text = scan.text
+    international = "+" in text or "00" in text or "(" in text
+    for match in _INTL.finditer(text) if international else ():
         yield _phone(scan, match.start(), match.end(), 0.9)
-    for match in _UK.finditer(scan.text):
+    for match in _UK.finditer(text):
         if sum(char.isdigit() for char in match.group(0)) == 11:
             yield _phone(scan, match.start(), match.end(), 0.8)
-    for match in _PARENS.finditer(scan.text):
+    for match in _PARENS.finditer(text) if "(" in text else ():
         if 9 <= sum(char.isdigit() for char in match.group(1)) <= 12:
             yield _phone(scan, match.start(1), match.end(1), 0.6)
-    for match in _GROUPED.finditer(scan.text):
+    for match in _GROUPED.finditer(text) if _CUE_ANYWHERE.search(text) else ():
         digits = sum(char.isdigit() for char in match.group(0))
         if 7 <= digits <= 13 and _CUE_BEFORE.search(scan.text[max(0, match.start() - 40) : match.start()]):
             yield _phone(scan, match.start(), match.end(), 0.75)

@@ -26,6 +26,7 @@ from anonymed.detect.patterns import (
 )
 from anonymed.detect.patterns.base import Finder, PatternParams, Scan, resolve_overlaps
 from anonymed.detect.patterns.recognizer import find_declared
+from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -114,9 +115,17 @@ class PatternDetector(Detector):
         """Non-overlapping spans found in ``doc.text`` (source ``patterns``)."""
         return self.detect_text(doc.text, doc.lang)
 
+    def detect_view(self, view: NoteView) -> list[Span]:
+        """Non-overlapping spans found in the view's document; its shared word keys let some recognizers
+        skip a note early (no month or weekday name: no named date)."""
+        keys = view.shared("word keys", lambda: frozenset(word.key for word in view.words))
+        return self._scan(Scan(view.text, view.lang, self.params, keys))
+
     def detect_text(self, text: str, lang: str = "en") -> list[Span]:
         """Non-overlapping spans found in ``text`` written in ``lang``."""
-        scan = Scan(text, lang, self.params)
+        return self._scan(Scan(text, lang, self.params))
+
+    def _scan(self, scan: Scan) -> list[Span]:
         candidates = [span for finder in FINDERS for span in finder(scan)]
         candidates += find_declared(self.custom, scan)
         return mark_births(scan, resolve_overlaps(candidates))

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan
+from anonymed.detect.patterns.base import Scan, words
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -37,6 +37,13 @@ _CUES: Final = (
         r"accession|licen[cs]e|rpps|adeli|finess|policy|member id|badge|passport|passeport|permis",
     ),
 )
+#: the first word of every cue above, as a folded word key (plus "#", "°", "º", looked for in the text)
+_CUE_KEYS: Final = words(
+    "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
+    "encounter dossier billing no number identifier ref case specimen accession license licence rpps "
+    "adeli finess policy member badge passport passeport permis"
+)
+_CUE_SIGNS: Final = ("#", "°", "º")
 #: separators and filler words between a cue and its value; possessive spaces keep matching linear
 _FILLER_WORDS: Final = r"(?:est|étant|le|la|de|du|d['’]|is|number|no\.?|n°|num[ée]ro)(?![^\W\d_])"
 _FILLER: Final = r"[ \t]*+(?:(?:[:#=°.]|" + _FILLER_WORDS + r")[ \t]*+){0,4}"
@@ -107,7 +114,16 @@ def _nirs(scan: Scan) -> Iterator[Span]:
             yield scan.span(match.start(), match.end(), Label.ID, "other", 0.6)
 
 
+def _may_hold_cue(scan: Scan) -> bool:
+    """Whether a record or account number's cue may be in the note (always, without the view's words)."""
+    if scan.keys is None or any(sign in scan.text for sign in _CUE_SIGNS):
+        return True
+    return not scan.keys.isdisjoint(_CUE_KEYS) or any(key.startswith("n") and "°" in key for key in scan.keys)
+
+
 def _cued(scan: Scan) -> Iterator[Span]:
+    if not _may_hold_cue(scan):
+        return
     for subtype, pattern in _CUED:
         for match in pattern.finditer(scan.text):
             value = match.group("value")

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from anonymed.detect.lexicons.tokens import fold
 from anonymed.detect.patterns.base import Scan, any_in, words
 from anonymed.document import Span
 from anonymed.labels import Label
@@ -181,9 +182,27 @@ def _ordinals(scan: Scan) -> Iterator[Span]:
         yield scan.span(match.start(), match.end(), Label.DATE, None, 0.6)
 
 
+#: month and weekday names as folded word keys, and the abbreviations that may be glued to digits (01sep2018)
+_NAME_KEYS: Final = frozenset(fold(name) for name in (*_MONTH_NAMES, *_WEEKDAY_NAMES.split()))
+_GLUED: Final = tuple(sorted({fold(name) for name in _ABBR_NAMES} | {fold(name[:3]) for name in _FULL_NAMES}))
+
+
+def _may_hold_names(scan: Scan) -> bool:
+    """Whether the note may hold a month or weekday name: a word that is one, or one glued to digits."""
+    keys = scan.keys
+    if keys is None:
+        return _BARE.search(scan.text) is not None
+    if not keys.isdisjoint(_NAME_KEYS):
+        return True
+    if any(key.partition("'")[0] in _NAME_KEYS for key in keys if "'" in key):
+        return True  # May's, lundi'
+    glued = [key for key in keys if not key.isalpha() and any(char.isalpha() for char in key)]
+    return any(name in key for key in glued for name in _GLUED)
+
+
 def find_text_dates(scan: Scan) -> Iterator[Span]:
-    """Dates and date parts written with month or weekday names (most notes have none: one scan then)."""
-    if _BARE.search(scan.text) is not None:
+    """Dates and date parts written with month or weekday names (most notes have none: checked first)."""
+    if _may_hold_names(scan):
         yield from _named_dates(scan)
         yield from _bare_names(scan)
     else:

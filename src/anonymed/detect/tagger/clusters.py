@@ -30,14 +30,14 @@ def space_folder(name: str) -> Path:
         raise ResourceError(
             f"unknown embedding space {name!r} for tagger clusters; known: {sorted(SPACE_NAMES)}"
         )
-    from anonymed.obfuscate.spaces import DEFAULT_SPACE
+    from anonymed.embeddings.spaces import DEFAULT_SPACE
 
     return DEFAULT_SPACE.parent / name
 
 
 def space_fingerprint(name: str) -> str:
     """SHA-256 over the recorded hashes of the space's vector files (a model refuses another space)."""
-    from anonymed.obfuscate.spaces import cached_space
+    from anonymed.embeddings.spaces import cached_space
 
     files = cached_space(str(space_folder(name))).meta.get("files", {})
     parts = [
@@ -50,7 +50,7 @@ class WordVectors:
     """Unit fastText vectors of lower-cased words from a space (its own vector if known, else subwords)."""
 
     def __init__(self, space_name: str) -> None:
-        from anonymed.obfuscate.spaces import cached_space
+        from anonymed.embeddings.spaces import cached_space
 
         space = cached_space(str(space_folder(space_name)))
         if space.subwords is None:

@@ -104,6 +104,7 @@ class TaggerParams:
         return self.high_recall_threshold if self.high_recall else self.threshold
 
 
+@lru_cache(maxsize=8)
 def shipped_model_path(lang: str) -> Path:
     """The folder of the shipped model for ``lang`` (inside the installed package)."""
     try:

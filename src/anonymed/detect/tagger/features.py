@@ -20,8 +20,6 @@ TOKEN_RE: Final = re.compile(r"[^\W_]+")
 WINDOW: Final = 2
 _OFFSETS: Final = tuple(offset for offset in range(-WINDOW, WINDOW + 1) if offset)
 
-_SHAPE_RUNS: Final = re.compile(r"(.)\1+")
-
 
 class TaggerToken(NamedTuple):
     """One alphanumeric token with its offsets and the characters that separate it from its neighbours."""
@@ -33,16 +31,32 @@ class TaggerToken(NamedTuple):
     newline_before: bool
 
 
+#: gaps met before: the gap string -> (its non-space characters, at most three; whether it breaks a line)
+_GAP_CACHE: dict[str, tuple[str, bool]] = {}
+
+
 def tokenize(text: str) -> list[TaggerToken]:
     """The tagger's tokens of ``text`` in order."""
     tokens: list[TaggerToken] = []
+    append = tokens.append
+    cache = _GAP_CACHE
     previous_end = 0
     for match in TOKEN_RE.finditer(text):
         start, end = match.span()
         gap = text[previous_end:start]
-        tokens.append(TaggerToken(start, end, match.group(), "".join(gap.split())[:3], "\n" in gap))
+        described = cache.get(gap)
+        if described is None:
+            described = ("".join(gap.split())[:3], "\n" in gap)
+            if len(gap) < 16 and len(cache) < 10_000:
+                cache[gap] = described
+        append(TaggerToken(start, end, text[start:end], described[0], described[1]))
         previous_end = end
     return tokens
+
+
+def _squeeze(classes: str) -> str:
+    """Runs of one character class made one: ``XXxxx`` -> ``Xx``."""
+    return "".join(char for index, char in enumerate(classes) if index == 0 or char != classes[index - 1])
 
 
 def _shape(word: str) -> str:
@@ -50,7 +64,7 @@ def _shape(word: str) -> str:
     classes = "".join(
         "X" if c.isupper() else "x" if c.isalpha() else "d" if c.isdigit() else "o" for c in word
     )
-    return _SHAPE_RUNS.sub(r"\1", classes)
+    return _squeeze(classes)
 
 
 def case_of(word: str) -> str:
@@ -100,18 +114,20 @@ class WordFeatures(NamedTuple):
     """The cached features of one word: its own, and the prefixed copies its neighbours take."""
 
     own: tuple[str, ...]
+    kept: tuple[str, ...]  # of ``own``, the features the model knows (all of them while training)
     case_key: str  # ``case=<upper|title|lower|initial|digit|mixed>``
     around: Mapping[int, tuple[str, ...]]  # offset -> features this word gives the token at -offset
     triggers: tuple[str, ...]  # the context-word classes of the word (see ``tagger.triggers``)
 
 
-def _around(own: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
+def _around(own: tuple[str, ...], known: frozenset[str] | None) -> dict[int, tuple[str, ...]]:
     packs: dict[int, tuple[str, ...]] = {}
     lexicon = [f for f in own[2:] if f.startswith(("lex=", "cl"))]
     for offset in _OFFSETS:
         if offset:
             extra = lexicon if abs(offset) == 1 else []
-            packs[offset] = tuple(f"{offset}:{f}" for f in (own[0], own[1], *extra))
+            pack = (f"{offset}:{f}" for f in (own[0], own[1], *extra))
+            packs[offset] = tuple(pack if known is None else (f for f in pack if f in known))
     return packs
 
 
@@ -119,11 +135,19 @@ class Featurizer:
     """Turns a text into tokens and one list of string features per token (cached per word)."""
 
     def __init__(
-        self, lexicons: FeatureLexicons, clusters: WordClusters | None = None, *, triggers: bool = False
+        self,
+        lexicons: FeatureLexicons,
+        clusters: WordClusters | None = None,
+        *,
+        triggers: bool = False,
+        known: frozenset[str] | None = None,
     ) -> None:
         self.lexicons = lexicons
         self.clusters = clusters
         self.triggers = triggers
+        #: the features a trained model gives a weight: the others are left out of the rows (they change
+        #: nothing and cost a conversion each); None while training
+        self.known = known
         self._cache: dict[str, WordFeatures] = {}
 
     def word_features(self, word: str) -> WordFeatures:
@@ -141,7 +165,9 @@ class Featurizer:
         if self.clusters is not None and not word.isdigit():
             features.extend(self.clusters.features(word))
         own = tuple(features)
-        result = WordFeatures(own, own[1], _around(own), trigger_classes(word))
+        known = self.known
+        kept = own if known is None else tuple(f for f in own if f in known)
+        result = WordFeatures(own, kept, own[1], _around(own, known), trigger_classes(word))
         if len(self._cache) < 500_000:
             self._cache[word] = result
         return result
@@ -152,52 +178,80 @@ class Featurizer:
         ``hints`` are spans of other detectors: each token they cover gets ``hint=<source>:<label>``.
         """
         words = [self.word_features(token.text) for token in tokens]
-        marks = hint_marks(tokens, hints)
+        marked = _hint_rows(hint_marks(tokens, hints), len(tokens))
         doc_case = "doc=caps" if mostly_upper(tokens) else "doc=mixed"
-        rows: list[list[str]] = []
         classes = [w.triggers for w in words] if self.triggers else []
-        last = len(tokens) - 1
-        for index, token in enumerate(tokens):
-            row = ["bias", doc_case, f"{doc_case}|{words[index].case_key}", f"gap<{token.before}"]
-            if token.newline_before or index == 0:
-                row.append("line_start")
-            if index < last:
-                row.append(f"gap>{tokens[index + 1].before}")
-                if tokens[index + 1].newline_before:
-                    row.append("line_end")
+        known = self.known
+        gaps = _GAPS
+        size = len(tokens)
+        rows: list[list[str]] = []
+        for i, token in enumerate(tokens):
+            word = words[i]
+            own = word.own
+            row = list(word.kept)  # the cached parts come filtered already; the others are few and known
+            extra = [
+                "bias",
+                doc_case,
+                f"{doc_case}|{word.case_key}",
+                gaps[0].get(token.before) or _gap(0, token),
+            ]
+            if token.newline_before or i == 0:
+                extra.append("line_start")
+            if i + 1 < size:
+                after = tokens[i + 1]
+                right = words[i + 1]
+                row.extend(right.around[1])
+                extra.append(gaps[1].get(after.before) or _gap(1, after))
+                if after.newline_before:
+                    extra.append("line_end")
+                extra.append(gaps[3].get(after.before) or _gap(3, after))
+                bigram = f"bigram>{own[0]}|{right.own[0]}"
+                if known is None or bigram in known:  # word pairs: most are unknown to the model
+                    extra.append(bigram)
+                if i + 2 < size:
+                    row.extend(words[i + 2].around[2])
+                else:
+                    extra.extend(_PAD_AFTER2)
             else:
-                row.append("doc_end")
-            row.extend(words[index].own)
-            _add_context(row, words, tokens, index)
+                extra.extend(_LAST)
+            if i > 0:
+                before = tokens[i - 1]
+                left = words[i - 1]
+                row.extend(left.around[-1])
+                extra.append(gaps[2].get(before.before) or _gap(2, before))
+                bigram = f"bigram<{left.own[0]}|{own[0]}"
+                if known is None or bigram in known:
+                    extra.append(bigram)
+                if i >= 2:
+                    row.extend(words[i - 2].around[-2])
+                else:
+                    extra.extend(_PAD_BEFORE2)
+            else:
+                extra.extend(_FIRST)
             if classes:
-                row.extend(context_features(classes, index, words[index].case_key))
-            if marks:
-                _add_hints(row, marks, index)
+                extra.extend(context_features(classes, i, word.case_key))
+            if marked:
+                extra.extend(marked.get(i, ()))
+            row.extend(extra)
             rows.append(row)
         return rows
 
 
-_PADS: Final = {offset: f"{offset}:pad" for offset in _OFFSETS}
+#: cached gap features: 0 ``gap<`` of the token, 1 ``gap>`` (the next token's), 2 ``-1:gap<``, 3 ``1:gap<``
+_GAP_PREFIXES: Final = ("gap<", "gap>", "-1:gap<", "1:gap<")
+_GAPS: Final[tuple[dict[str, str], ...]] = ({}, {}, {}, {})
+_PAD_BEFORE2: Final = ("-2:pad",)
+_PAD_AFTER2: Final = ("2:pad",)
+_FIRST: Final = ("-1:pad", "-2:pad")
+_LAST: Final = ("doc_end", "1:pad", "2:pad")
 
 
-def _add_context(
-    row: list[str], words: Sequence[WordFeatures], tokens: Sequence[TaggerToken], i: int
-) -> None:
-    size = len(tokens)
-    append, extend = row.append, row.extend
-    for offset in _OFFSETS:
-        j = i + offset
-        if 0 <= j < size:
-            extend(words[j].around[offset])
-            if offset == 1 or offset == -1:
-                append(f"{offset}:gap<{tokens[j].before}")
-        else:
-            append(_PADS[offset])
-    word = words[i].own[0]
-    if i > 0:
-        append(f"bigram<{words[i - 1].own[0]}|{word}")
-    if i + 1 < size:
-        append(f"bigram>{word}|{words[i + 1].own[0]}")
+def _gap(kind: int, token: TaggerToken) -> str:
+    """The gap feature of ``kind`` for the separator before ``token`` (cached: separators repeat)."""
+    feature = _GAP_PREFIXES[kind] + token.before
+    if len(_GAPS[kind]) < 10_000:
+        _GAPS[kind][token.before] = feature
+    return feature
 
 
 def hint_marks(tokens: Sequence[TaggerToken], hints: Sequence[Span]) -> dict[int, list[str]]:
@@ -215,12 +269,18 @@ def hint_marks(tokens: Sequence[TaggerToken], hints: Sequence[Span]) -> dict[int
     return marks
 
 
-def _add_hints(row: list[str], marks: Mapping[int, list[str]], i: int) -> None:
-    for offset in (-1, 0, 1):
-        for mark in marks.get(i + offset, ()):
-            row.append(f"{offset}:hint={mark}")
-            if offset == 0:
-                row.append(f"hint={mark.split('/')[0]}")
+def _hint_rows(marks: Mapping[int, list[str]], size: int) -> dict[int, list[str]]:
+    """Token index -> its hint features: ``0:hint=<mark>`` and ``hint=<label>`` for the marks it holds,
+    ``-1:hint=`` / ``1:hint=`` for those of the token before / after it."""
+    rows: dict[int, list[str]] = {}
+    for index, found in marks.items():
+        for mark in found:
+            rows.setdefault(index, []).extend((f"0:hint={mark}", f"hint={mark.split('/')[0]}"))
+            if index + 1 < size:
+                rows.setdefault(index + 1, []).append(f"-1:hint={mark}")
+            if index > 0:
+                rows.setdefault(index - 1, []).append(f"1:hint={mark}")
+    return rows
 
 
 def mostly_upper(tokens: Sequence[TaggerToken]) -> bool:

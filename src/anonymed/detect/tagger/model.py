@@ -90,7 +90,6 @@ class TaggerModel:
 
         self.path = model_path
         self.meta = meta
-        self.featurizer = Featurizer(lexicons, clusters, triggers=bool(meta.get("triggers", False)))
         self.hints = HintRunner(meta.get("hints", ()))
         self._tagger = pycrfsuite.Tagger()
         try:
@@ -98,6 +97,10 @@ class TaggerModel:
         except OSError as exc:
             raise ResourceError(f"cannot open tagger model {model_path}: {exc}") from None
         self.labels: tuple[str, ...] = tuple(self._tagger.labels())
+        known = frozenset(attribute for attribute, _ in self._tagger.info().state_features)
+        self.featurizer = Featurizer(
+            lexicons, clusters, triggers=bool(meta.get("triggers", False)), known=known
+        )
 
     def marginals(self, note: Document | NoteView) -> tuple[list[TaggerToken], list[dict[str, float]]]:
         """The tokens of a document (or of a view of it) and, per token, the probability of each label."""

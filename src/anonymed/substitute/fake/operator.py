@@ -131,11 +131,15 @@ class FakeOperator(Operator):
         return faker
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
-        """Remember the document's original values and their words: surrogates avoid them all."""
-        avoid = {normalise_value(s.text) for s in spans}
-        avoid.update(w.casefold() for s in spans if s.label is Label.NAME for w in _WORDS.findall(s.text))
+        """Remember every original value of the document and its words: surrogates avoid them all.
+
+        All of the document's spans count, not only this operator's: each label may have its own operator.
+        """
+        every = (*context.document.spans, *spans)
+        avoid = {normalise_value(s.text) for s in every}
+        avoid.update(w.casefold() for s in every if s.label is Label.NAME for w in _WORDS.findall(s.text))
         context.state[_AVOID] = frozenset(avoid)
-        context.state[_AVOID_WORDS] = frozenset(w for s in spans for w in identifying_words(s.text))
+        context.state[_AVOID_WORDS] = frozenset(w for s in every for w in identifying_words(s.text))
 
     def operate(self, span: Span, context: Context) -> str:
         """A surrogate in the span's shape that differs from its text (see ``shape.acceptable``).
@@ -185,6 +189,8 @@ class FakeOperator(Operator):
         locale = self.locales.get(context.lang, self.locales["en"])
         lists = self._name_lists(locale)
 
+        whole = identifying_words(span.text)  # no word may take another word's original either
+
         def draw(piece: Piece) -> str:
             start = span.start + piece.offset
             rng = context.value_rng(Span(start, start + len(piece.text), span.label, piece.text))
@@ -192,7 +198,7 @@ class FakeOperator(Operator):
             for _ in range(self.fake_params.max_tries):
                 word = _name_word(piece, faker, lists, rng, gender)
                 candidate = apply_case(word, case_pattern(piece.text))
-                if _usable(candidate, piece.text, context):
+                if _usable(candidate, piece.text, context) and whole.isdisjoint(identifying_words(candidate)):
                     return candidate
             return force_different(random_like(piece.text, rng), piece.text, rng)
 
