@@ -68,12 +68,25 @@ def versions() -> dict[str, str]:
 def configuration(summary: Mapping[str, Any], path: Path | None) -> dict[str, Any]:
     """Profile, language, detectors, operators and budget of the run (summary, then configuration file).
 
-    A run summary does not record its configuration yet; without a configuration file the section says
-    so rather than showing defaults the run may not have used.
+    A run summary records its effective configuration (values and sources, docs/configuration.md); an
+    older summary does not, and without a configuration file the section says so rather than showing
+    defaults the run may not have used.
     """
     recorded = summary.get("configuration")
-    if isinstance(recorded, dict):
-        return {"source": "run summary", "profile": summary.get("profile"), **recorded}
+    if isinstance(recorded, dict) and isinstance(recorded.get("values"), dict):
+        values = recorded["values"]
+        pipeline = dict(values.get("pipeline", {}))
+        return {
+            "source": "run summary (the effective configuration: defaults, profile, file and options)",
+            "profile": pipeline.get("profile"),
+            "lang": pipeline.get("lang"),
+            "detectors": list(pipeline.get("detectors", [])),
+            "high_recall": pipeline.get("high_recall"),
+            "operators": dict(sorted(dict(values.get("operators", {})).items())),
+            "epsilon_per_document": pipeline.get("epsilon"),
+            "seeded": summary.get("seeded"),
+            "sources": dict(recorded.get("sources", {})),
+        }
     if path is None:
         return {
             "source": "not recorded (the run summary holds no configuration; give --config)",
