@@ -164,13 +164,15 @@ class CsvReader(Reader):
     def _record(self, index: int, header: Sequence[str], row: list[str]) -> Record:
         rid = str(index + 1)
         try:
-            bad = [name for name, cell in zip(header, row, strict=False) if not _valid(cell)]
+            bad = [i for i, cell in enumerate(row[: len(header)]) if not _valid(cell)]
             cells = dict(zip(header, row, strict=False))
-            if self.id_field in cells and self.id_field not in bad and cells[self.id_field]:
+            bad_names = {header[i] for i in bad}
+            if self.id_field in cells and self.id_field not in bad_names and cells[self.id_field]:
                 rid = cells[self.id_field]
             if bad:
                 name = "UTF-8" if self.encoding == UTF8 else self.encoding
-                raise RecordProblem(f"not valid {name} in column {bad[0]!r}")
+                # the column by position: a header may hold anything, and no cell or name goes into a message
+                raise RecordProblem(f"not valid {name} in column {bad[0] + 1}")
             if len(row) != len(header):
                 raise RecordProblem(f"row has {len(row)} fields, the header has {len(header)}")
         except RecordProblem as problem:
