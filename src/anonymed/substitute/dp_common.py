@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from anonymed.document import Span
 from anonymed.errors import ConfigError
@@ -31,6 +31,10 @@ class DPParams(OperatorParams):
     fallback: str = "fake"
 
 
+#: the parameter record type of a DP operator class
+DPP = TypeVar("DPP", bound=DPParams)
+
+
 @dataclass
 class _DocState:
     entries: dict[tuple[int, int], tuple[str, Any]]
@@ -38,7 +42,7 @@ class _DocState:
     shared: dict[str, Any]
 
 
-class DPOperator(Operator):
+class DPOperator(Operator[DPP]):
     """Base of ``dp_date``, ``dp_age`` and ``dp_location`` (see the module docstring)."""
 
     params_type = DPParams
@@ -52,7 +56,6 @@ class DPOperator(Operator):
     def validate(self) -> None:
         """Check epsilon and that the fallback names another, non-DP operator."""
         super().validate()
-        assert isinstance(self.params, DPParams)
         eps = self.params.epsilon
         if not (isinstance(eps, int | float) and math.isfinite(eps) and eps > 0):
             raise ConfigError(f"operator {self.name!r}: epsilon must be a positive number, got {eps!r}")
@@ -63,9 +66,8 @@ class DPOperator(Operator):
                 f"operator {self.name!r}: fallback must be a non-DP operator, got {self.params.fallback!r}"
             )
 
-    def fallback_operator(self) -> Operator:
+    def fallback_operator(self) -> Operator[Any]:
         """The operator used for spans this one cannot handle (built once)."""
-        assert isinstance(self.params, DPParams)
         return fallback_for(self, self.params.fallback)
 
     def parse(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], tuple[str, Any] | None]:
@@ -98,7 +100,6 @@ class DPOperator(Operator):
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Parse the spans, register each distinct value with the ledger, prepare the fallback."""
-        assert isinstance(self.params, DPParams)
         ledger = self.ledger(context)
         parsed = self.parse(spans, context)
         entries = {where: entry for where, entry in parsed.items() if entry is not None}

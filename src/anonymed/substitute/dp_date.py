@@ -82,7 +82,7 @@ _AGGREGATED = "over89"
 _MINUTES_PER_YEAR = 525_960.0
 
 
-class DPDateOperator(DPOperator):
+class DPDateOperator(DPOperator[DPDateParams]):
     """Perturb dates and temporal expressions with Laplace noise in their own unit, keeping chronology."""
 
     name = "dp_date"
@@ -91,7 +91,6 @@ class DPDateOperator(DPOperator):
     def validate(self) -> None:
         """Check the chronology and numeric order options."""
         super().validate()
-        assert isinstance(self.params, DPDateParams)
         if self.params.chronology not in CHRONOLOGIES:
             raise ConfigError(
                 f"dp_date chronology must be one of {CHRONOLOGIES}, got {self.params.chronology!r}"
@@ -128,7 +127,6 @@ class DPDateOperator(DPOperator):
             self.prepare([span], context)
         parts = context.state.get(self._key(_AGGREGATED), {}).get((span.start, span.end))
         if parts is not None:
-            assert isinstance(self.params, DPDateParams)
             return aggregate(parts, self.params.over89)
         return super().operate(span, context)
 
@@ -145,19 +143,16 @@ class DPDateOperator(DPOperator):
 
     def _values(self, spans: Sequence[Span], context: Context) -> Values:
         """Each span read once per document (``dates.values.read_values``)."""
-        assert isinstance(self.params, DPDateParams)
         return read_values(spans, context, self.params.numeric_order, self._key(_VALUES))
 
     def value_epsilon(self, value: Temporal, epsilon: float) -> float:
         """The epsilon per unit of the value's own quantity for ``epsilon`` per unit of the metric."""
-        assert isinstance(self.params, DPDateParams)
         if self.params.metric == "own":
             return epsilon
         own = UNITS_PER_YEAR.get(value.unit, _MINUTES_PER_YEAR)
         return epsilon * UNITS_PER_YEAR[Unit(self.params.metric)] / own
 
     def _parameters(self, value: Temporal, epsilon: float, how: str, p_same: float) -> dict[str, Any]:
-        assert isinstance(self.params, DPDateParams)
         return {
             "unit": value.unit.value,
             "kind": value.kind.value,
@@ -188,7 +183,6 @@ class DPDateOperator(DPOperator):
         return self.ledger(context).draw(key, "laplace", parameters, sample)
 
     def _chronology(self, context: Context, shared: dict[str, Any]) -> None:
-        assert isinstance(self.params, DPDateParams)
         state = self._state(context)
         assert state is not None
         dates = sorted(
@@ -243,6 +237,5 @@ class DPDateOperator(DPOperator):
         if span.label is Label.AGE:  # ages routed here still get the HIPAA grouping
             return release_age(value, released[key], DPAgeParams().over89)
         if implies_over89(value, released[key], cached_reference(context.document, context.state)):
-            assert isinstance(self.params, DPDateParams)
             return aggregate(value.parts, self.params.over89)  # post-processing of the noisy value
         return render_temporal(value, released[key])

@@ -74,7 +74,7 @@ class _NameLists:
     female: frozenset[str]
 
 
-class FakeOperator(Operator):
+class FakeOperator(Operator[FakeParams]):
     """Replace a span by a realistic surrogate of its label, drawn from the stream of its value.
 
     Equal values get equal surrogates (the stream is keyed on the normalised value); name words are
@@ -85,26 +85,20 @@ class FakeOperator(Operator):
     name = "fake"
     params_type = FakeParams
 
-    def __init__(self, params: OperatorParams | None = None) -> None:
+    def __init__(self, params: FakeParams | None = None) -> None:
         super().__init__(params)
         self._fakers: dict[str, Faker] = {}
         self._names: dict[str, _NameLists] = {}
 
     @property
-    def fake_params(self) -> FakeParams:
-        """The parameters, typed."""
-        assert isinstance(self.params, FakeParams)
-        return self.params
-
-    @property
     def locales(self) -> dict[str, str]:
         """Language -> Faker locale in effect."""
-        return {**DEFAULT_LOCALES, **self.fake_params.locales}
+        return {**DEFAULT_LOCALES, **self.params.locales}
 
     def validate(self) -> None:
         """Check the year range and tries, and that every locale exists in Faker."""
         super().validate()
-        params = self.fake_params
+        params = self.params
         for low, high in (("min_year", "max_year"), ("min_birth_year", "max_birth_year")):
             years = (getattr(params, low), getattr(params, high))
             if not 1 <= years[0] <= years[1] <= 9999:
@@ -147,7 +141,7 @@ class FakeOperator(Operator):
         It also avoids every other original value of the document, so that no surrogate looks like a leak.
         """
         rng = context.value_rng(span)
-        for _ in range(self.fake_params.max_tries):
+        for _ in range(self.params.max_tries):
             candidate = self._draw(span, context, rng)
             if _usable(candidate, span.text, context):
                 return candidate
@@ -161,7 +155,7 @@ class FakeOperator(Operator):
         faker = self.faker(context.lang, rng)
         text, case = span.text, case_pattern(span.text)
         if span.label is Label.DATE:
-            params = self.fake_params
+            params = self.params
             birth = span.subtype == "birth"
             years = (
                 (params.min_birth_year, params.max_birth_year)
@@ -195,7 +189,7 @@ class FakeOperator(Operator):
             start = span.start + piece.offset
             rng = context.value_rng(Span(start, start + len(piece.text), span.label, piece.text))
             faker = self.faker(context.lang, rng)
-            for _ in range(self.fake_params.max_tries):
+            for _ in range(self.params.max_tries):
                 word = _name_word(piece, faker, lists, rng, gender)
                 candidate = apply_case(word, case_pattern(piece.text))
                 if _usable(candidate, piece.text, context) and whole.isdisjoint(identifying_words(candidate)):
