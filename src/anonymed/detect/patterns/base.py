@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from anonymed.detect.base import DetectorParams
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -25,7 +26,7 @@ _UNIT = re.compile(
 
 
 @dataclass(frozen=True)
-class PatternParams:
+class PatternParams(DetectorParams):
     """Options of the pattern detector: ``high_recall`` also keeps weaker, context-poor candidates.
 
     ``times`` also reports clock times as DATE/time; off by default because HIPAA Safe Harbor lists
