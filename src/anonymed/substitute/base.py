@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from anonymed.document import Document, Span
+from anonymed.document import DocState, Document, Span
 from anonymed.randomness import RandomSource
 from anonymed.substitute.context import ValueStreams
 from anonymed.substitute.privacy import PrivacyLedger
@@ -27,7 +27,8 @@ class Context:
     streams: ValueStreams
     lang: str = "en"
     ledger: PrivacyLedger | None = None
-    state: dict[str, Any] = field(default_factory=dict)
+    #: values computed once per document, under typed keys (``document.StateKey``)
+    state: DocState = field(default_factory=DocState)
 
     def value_rng(self, span: Span) -> RandomSource:
         """The random stream of this span's value: equal values draw equal surrogates."""

@@ -41,7 +41,7 @@ from anonymed.dates.pieces import Piece, read_pieces
 from anonymed.dates.random_date import random_fields
 from anonymed.dates.ranges import Fields, partner, write_pieces
 from anonymed.dates.temporal import Kind, Slot, Temporal, fields_of, render_temporal, with_year
-from anonymed.dates.values import ORDERS, document_reading, read_values
+from anonymed.dates.values import ORDERS, ReadingKey, document_reading, read_values
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -111,8 +111,8 @@ class DateShiftOperator(Operator[DateShiftParams]):
         if unread:
             self.fallback_operator().prepare(unread, context)
 
-    def _key(self) -> str:
-        return f"date_shift:{id(self)}"
+    def _key(self) -> ReadingKey:
+        return ReadingKey(f"date_shift:{id(self)}")
 
     def shift_days(self, context: Context) -> int:
         """The secret shift of the document's patient: ``min_shift_days <= |S| <= max_shift_days``."""

@@ -24,7 +24,7 @@ from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
-from anonymed.substitute.dp_common import DPOperator, DPParams
+from anonymed.substitute.dp_common import DPDocState, DPOperator, DPParams
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class DPAgeOperator(DPOperator[DPAgeParams]):
             )
         return parsed
 
-    def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
+    def surrogate(self, span: Span, key: str, value: Any, context: Context, state: DPDocState) -> str:
         """The span with its perturbed, HIPAA-grouped age."""
         assert isinstance(value, Temporal)
         from anonymed.substitute.dp_date_law import age_p_unchanged  # it imports this module
@@ -83,5 +83,5 @@ class DPAgeOperator(DPOperator[DPAgeParams]):
         }
         quantity = value.quantity
         noisy = ledger.draw(key, "laplace", parameters, lambda e: mechanisms.laplace_quantity(quantity, e))
-        shared.setdefault("released", {})[key] = noisy
+        state.released[key] = noisy
         return release_age(value, noisy, self.params.over89)

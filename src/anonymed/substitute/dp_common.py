@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from anonymed.document import Span
+from anonymed.document import Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.substitute.base import Context, Operator, OperatorParams, fallback_for
 from anonymed.substitute.privacy import PrivacyLedger
@@ -36,10 +36,14 @@ DPP = TypeVar("DPP", bound=DPParams)
 
 
 @dataclass
-class _DocState:
+class DPDocState:
+    """One DP operator's state for one document: each parsed span's (key, value), the spans left to the
+    fallback, the released value of each key, and whether the joint draws (``dp_date``'s chronology) ran."""
+
     entries: dict[tuple[int, int], tuple[str, Any]]
     fallback_spans: list[Span]
-    shared: dict[str, Any]
+    released: dict[str, Any] = field(default_factory=dict)
+    drawn: bool = False
 
 
 class DPOperator(Operator[DPP]):
@@ -74,7 +78,7 @@ class DPOperator(Operator[DPP]):
         """Each span's (memoization key, parsed value), or ``None`` to use the fallback."""
         raise NotImplementedError
 
-    def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
+    def surrogate(self, span: Span, key: str, value: Any, context: Context, state: DPDocState) -> str:
         """The surrogate of a parsed span (draws through ``ledger(context).draw``)."""
         raise NotImplementedError
 
@@ -90,13 +94,15 @@ class DPOperator(Operator[DPP]):
         state = self._state(context)
         if state is None:
             return {}
-        released: dict[str, Any] = state.shared.get("released", {})
+        released = state.released
         entries = state.entries.items()
         return {where: (value, released[key]) for where, (key, value) in entries if key in released}
 
-    def _state(self, context: Context) -> _DocState | None:
-        state = context.state.get(f"dp:{self.name}")
-        return state if isinstance(state, _DocState) else None
+    def _state_key(self) -> StateKey[DPDocState]:
+        return StateKey(f"dp:{self.name}")
+
+    def _state(self, context: Context) -> DPDocState | None:
+        return context.state.get(self._state_key())
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Parse the spans, register each distinct value with the ledger, prepare the fallback."""
@@ -110,7 +116,7 @@ class DPOperator(Operator[DPP]):
                 ledger.register(
                     entry[0], span.label.value, span.start, span.end, default_epsilon=self.params.epsilon
                 )
-        context.state[f"dp:{self.name}"] = _DocState(entries, fallback, {})
+        context.state.set(self._state_key(), DPDocState(entries, fallback))
         if fallback:
             ledger.fallbacks[self.name] = ledger.fallbacks.get(self.name, 0) + len(fallback)
             self.fallback_operator().prepare(fallback, context)
@@ -125,4 +131,4 @@ class DPOperator(Operator[DPP]):
         entry = state.entries.get((span.start, span.end))
         if entry is None:
             return self.fallback_operator().operate(span, context)
-        return self.surrogate(span, entry[0], entry[1], context, state.shared)
+        return self.surrogate(span, entry[0], entry[1], context, state)

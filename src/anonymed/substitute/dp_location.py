@@ -33,7 +33,7 @@ from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
-from anonymed.substitute.dp_common import DPOperator, DPParams
+from anonymed.substitute.dp_common import DPDocState, DPOperator, DPParams
 from anonymed.substitute.places import Candidates, PlaceTable, load_places
 
 SCALINGS = ("paper", "calibrated")
@@ -125,7 +125,7 @@ class DPLocationOperator(DPOperator[DPLocationParams]):
         law = mechanisms.exponential_probabilities(found.utilities, self._effective(epsilon))
         return law[found.rows.index(row)]
 
-    def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
+    def surrogate(self, span: Span, key: str, value: Any, context: Context, state: DPDocState) -> str:
         """The name of the drawn place, in the case style of the span."""
         p = self.params
         assert isinstance(value, int)
@@ -143,5 +143,5 @@ class DPLocationOperator(DPOperator[DPLocationParams]):
         chosen = self.ledger(context).draw(
             key, "exponential", parameters, lambda eps: self.choose(value, eps)
         )
-        shared.setdefault("released", {})[key] = chosen
+        state.released[key] = chosen
         return styled(self.table().names[chosen], span.text)

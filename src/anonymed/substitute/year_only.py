@@ -25,7 +25,7 @@ from anonymed.dates.over89 import (
     implies_over89,
 )
 from anonymed.dates.temporal import Kind, Temporal
-from anonymed.dates.values import ORDERS, read_values
+from anonymed.dates.values import ORDERS, ReadingKey, read_values
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute.base import Context, Operator, OperatorParams
@@ -74,8 +74,8 @@ class YearOnlyOperator(Operator[YearOnlyParams]):
         """Read the document's dates once."""
         read_values(spans, context, self.params.numeric_order, self._key())
 
-    def _key(self) -> str:
-        return f"year_only:{id(self)}"
+    def _key(self) -> ReadingKey:
+        return ReadingKey(f"year_only:{id(self)}")
 
     def _value(self, span: Span, context: Context) -> Temporal | None:
         return read_values([span], context, self.params.numeric_order, self._key()).get(

@@ -27,7 +27,7 @@ from typing import ClassVar, Final
 from anonymed.detect.base import Detector, DetectorParams
 from anonymed.detect.lexicons.context import FUNCTION_WORDS, words
 from anonymed.detect.lexicons.resources import NameLists, name_lists
-from anonymed.detect.lexicons.tokens import LOWER, UPPER, Token, upper_ratio
+from anonymed.detect.lexicons.tokens import LOWER, UPPER, Token
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label
@@ -136,7 +136,7 @@ class ContextDetector(Detector[DetectorParams]):
         tokens = view.words
         if not tokens:
             return []
-        caps = view.shared("upper ratio", lambda: upper_ratio(tokens)) >= 0.5
+        caps = view.upper_ratio >= 0.5
         rules = _Rules(view.text, tokens, name_lists(), view.lang, caps)
         spans = []
         for first, end, label, subtype, rule in rules.hits():

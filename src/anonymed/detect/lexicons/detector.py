@@ -18,9 +18,8 @@ from anonymed.detect.lexicons.places import (
     zip_city_hits,
 )
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, us_state_codes
-from anonymed.detect.lexicons.tokens import upper_ratio
 from anonymed.detect.view import NoteView
-from anonymed.document import Document, Span
+from anonymed.document import Document, Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 
@@ -66,9 +65,10 @@ class LexiconDetector(Detector[LexiconParams]):
         if not tokens:
             return []
         lists = name_lists()
-        ratio = note.shared("upper ratio", lambda: upper_ratio(tokens))
+        ratio = note.upper_ratio
         view = note.shared(
-            ("lexicons.view", note.lang), lambda: build_view(tokens, name_lists(), note.lang, ratio)
+            StateKey[View](f"lexicons.view:{note.lang}"),
+            lambda: build_view(tokens, name_lists(), note.lang, ratio),
         )
         places = self._places(view) if self.params.places else []
         names = find_names(view, lists, high_recall=self.params.high_recall) if self.params.names else {}

@@ -103,7 +103,7 @@ class PatternDetector(Detector[PatternParams]):
     def detect_view(self, view: NoteView) -> list[Span]:
         """Non-overlapping spans found in the view's document; its shared word keys let some recognizers
         skip a note early (no month or weekday name: no named date)."""
-        keys = view.shared("word keys", lambda: frozenset(word.key for word in view.words))
+        keys = view.word_keys
         return self._scan(Scan(view.text, view.lang, self.params, keys))
 
     def detect_text(self, text: str, lang: str = "en") -> list[Span]:

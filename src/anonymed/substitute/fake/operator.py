@@ -13,7 +13,7 @@ from faker import Faker
 
 from anonymed.dates.over89 import OVER89, cached_reference, check_marker
 from anonymed.dates.random_date import fake_date
-from anonymed.document import Span
+from anonymed.document import Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
@@ -47,8 +47,8 @@ _MEASURABLE = frozenset({Label.ID, Label.OTHER, Label.CONTACT, Label.LOCATION, L
 _EMAIL = re.compile(r"[^\s@]+@[^\s@]+\.[^\W\d_]{2,}")
 _IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}", re.I)
 _WORDS = re.compile(r"[^\W\d_]{2,}")
-_AVOID = "fake:avoid"
-_AVOID_WORDS = "fake:avoid-words"
+_AVOID: Final = StateKey[frozenset[str]]("fake:avoid")
+_AVOID_WORDS: Final = StateKey[frozenset[str]]("fake:avoid-words")
 _DOMAIN = re.compile(r"(?:[a-z]+://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 
 
@@ -132,8 +132,8 @@ class FakeOperator(Operator[FakeParams]):
         every = (*context.document.spans, *spans)
         avoid = {normalise_value(s.text) for s in every}
         avoid.update(w.casefold() for s in every if s.label is Label.NAME for w in _WORDS.findall(s.text))
-        context.state[_AVOID] = frozenset(avoid)
-        context.state[_AVOID_WORDS] = frozenset(w for s in every for w in identifying_words(s.text))
+        context.state.set(_AVOID, frozenset(avoid))
+        context.state.set(_AVOID_WORDS, frozenset(w for s in every for w in identifying_words(s.text)))
 
     def operate(self, span: Span, context: Context) -> str:
         """A surrogate in the span's shape that differs from its text (see ``shape.acceptable``).
@@ -254,8 +254,8 @@ class FakeOperator(Operator[FakeParams]):
 
 def _usable(candidate: str, original: str, context: Context) -> bool:
     """Acceptable (``shape.acceptable``), no leak (``invariant``), and no value or word of the document."""
-    avoid: frozenset[str] = context.state.get(_AVOID, frozenset())
-    words: frozenset[str] = context.state.get(_AVOID_WORDS, frozenset())
+    avoid = context.state.get(_AVOID) or frozenset()
+    words = context.state.get(_AVOID_WORDS) or frozenset()
     return (
         acceptable(candidate, original)
         and normalise_value(candidate) not in avoid
