@@ -15,8 +15,7 @@ from anonymed.document import LONE_SURROGATE, DocState, Document, Span, StateKey
 
 if TYPE_CHECKING:
     from anonymed.detect.base import Detector
-    from anonymed.detect.lexicons.tokens import Token
-    from anonymed.detect.tagger.features import TaggerToken
+    from anonymed.detect.tokens import TaggerToken, Token
 
 T = TypeVar("T")
 
@@ -42,7 +41,7 @@ class NoteView:
     @cached_property
     def words(self) -> list[Token]:
         """Word tokens with apostrophes and elisions kept (the lexicon recognizers' unit)."""
-        from anonymed.detect.lexicons.tokens import tokenize
+        from anonymed.detect.tokens import tokenize
 
         return tokenize(self.text)
 
@@ -50,10 +49,10 @@ class NoteView:
     def tokens(self) -> list[TaggerToken]:
         """Maximal alphanumeric runs (the tagger's and the evaluation's unit); lone surrogates in the
         separators are read as U+FFFD, which CRFsuite accepts."""
-        from anonymed.detect.tagger.features import tokenize
+        from anonymed.detect.tokens import alnum_tokens
 
         text = self.text
-        return tokenize(LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text)
+        return alnum_tokens(LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text)
 
     @cached_property
     def word_keys(self) -> frozenset[str]:
@@ -63,7 +62,7 @@ class NoteView:
     @cached_property
     def upper_ratio(self) -> float:
         """Share of all-capital words among words of two or more letters (near 1.0 for notes in capitals)."""
-        from anonymed.detect.lexicons.tokens import upper_ratio
+        from anonymed.detect.tokens import upper_ratio
 
         return upper_ratio(self.words)
 

@@ -27,7 +27,7 @@ from typing import ClassVar, Final
 from anonymed.detect.base import Detector, DetectorParams
 from anonymed.detect.lexicons.context import FUNCTION_WORDS, words
 from anonymed.detect.lexicons.resources import NameLists, name_lists
-from anonymed.detect.lexicons.tokens import LOWER, UPPER, Token
+from anonymed.detect.tokens import LOWER, UPPER, Token
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label

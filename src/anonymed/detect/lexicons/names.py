@@ -7,7 +7,7 @@ from typing import Final
 
 from anonymed.detect.lexicons import context as cx
 from anonymed.detect.lexicons.resources import NameLists
-from anonymed.detect.lexicons.tokens import LOWER, OTHER, TITLE, UPPER, Token
+from anonymed.detect.tokens import LOWER, OTHER, TITLE, UPPER, Token
 
 #: how a token can take part in a name
 NO: Final = 0  # function word, digits, common word that is no name

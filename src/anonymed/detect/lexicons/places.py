@@ -8,7 +8,7 @@ from anonymed.detect.lexicons import context as cx
 from anonymed.detect.lexicons.context import words
 from anonymed.detect.lexicons.names import NO, STRONG, UNKNOWN, View
 from anonymed.detect.lexicons.resources import Gazetteer, NameLists, us_state_codes
-from anonymed.detect.lexicons.tokens import LOWER, OTHER, TITLE, UPPER
+from anonymed.detect.tokens import LOWER, OTHER, TITLE, UPPER
 
 #: a place hit: (first token, end token exclusive, score, subtype)
 Hit = tuple[int, int, float, str | None]

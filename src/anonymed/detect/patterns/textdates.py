@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.lexicons.tokens import fold
 from anonymed.detect.patterns.base import Scan, any_in, words
+from anonymed.detect.tokens import fold
 from anonymed.document import Span
 from anonymed.labels import Label
 

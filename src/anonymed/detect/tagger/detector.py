@@ -20,9 +20,9 @@ from anonymed.detect.tagger.decode import (
     trust_hints,
 )
 from anonymed.detect.tagger.family import Tagger, load_tagger
-from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import OUTSIDE, SURE_OUTSIDE
 from anonymed.detect.tagger.prune import prune_names
+from anonymed.detect.tokens import TaggerToken
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError

@@ -18,9 +18,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from anonymed.detect.lexicons.resources import region_keys
-from anonymed.detect.lexicons.tokens import fold
-from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import OUTSIDE
+from anonymed.detect.tokens import TaggerToken, fold
 
 
 def _words(text: str) -> frozenset[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from anonymed.detect.lexicons.tokens import fold
+from anonymed.detect.tokens import fold
 
 
 def _words(text: str) -> frozenset[str]:
