@@ -110,6 +110,11 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
+def word_set(text: str) -> frozenset[str]:
+    """A vocabulary written as one whitespace-separated string (the keyword lists of the recognizers)."""
+    return frozenset(text.split())
+
+
 def upper_ratio(tokens: list[Token]) -> float:
     """Share of all-capital words among words of two or more letters (near 1.0 for notes in capitals)."""
     upper = lower = 0

@@ -21,8 +21,7 @@ LETTER: Final = 5  # one capital letter alone ("Dr L Rostain")
 WEAK_NONE: Final = 0
 WEAK_GIVEN: Final = 1  # listed first names only, unless capitals are informative
 WEAK_ANY: Final = 2
-#: how far an unknown word is accepted by a rule
-UNK_NONE: Final = 0
+#: how far an unknown word is accepted by a rule (every rule accepts some: no "never" level)
 UNK_STAND: Final = 1  # only if it stands out by its capitals in a note not written in capitals
 UNK_ANY: Final = 2
 

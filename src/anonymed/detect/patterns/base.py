@@ -91,11 +91,6 @@ def any_in(words: Iterable[str], vocabulary: frozenset[str]) -> bool:
     return any(word in vocabulary for word in words)
 
 
-def words(text: str) -> frozenset[str]:
-    """A vocabulary from a whitespace-separated string."""
-    return frozenset(text.split())
-
-
 def resolve_overlaps(spans: Iterable[Span]) -> list[Span]:
     """Keep the best of overlapping candidates (higher score, then longer), sorted by position."""
     starts: list[int] = []
