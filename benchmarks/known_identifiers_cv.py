@@ -34,8 +34,8 @@ from anonymed.config import PipelineConfig
 from anonymed.detect.known.detector import KnownParams
 from anonymed.detect.known.people import name_keys
 from anonymed.detect.known.rosters import Clinician, Roster
-from anonymed.detect.lexicons.tokens import tokenize
 from anonymed.detect.lists import TermLists, read_lists
+from anonymed.detect.tokens import tokenize
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.labels import Label

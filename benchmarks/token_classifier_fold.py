@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         model = AutoModelForTokenClassification.from_pretrained(str(args.model), local_files_only=True)
         tokenizer, steps = AutoTokenizer.from_pretrained(str(args.model), local_files_only=True), None
     train_seconds = time.perf_counter() - started - crf_seconds
-    detector = HuggingFaceDetector(pipe=token_pipeline(model, tokenizer, stride=None))
+    detector = HuggingFaceDetector.with_pipeline(token_pipeline(model, tokenizer, stride=None))
     begun = time.process_time()
     transformer = [(doc, detector.detect(doc)) for doc in test]
     cpu = time.process_time() - begun

@@ -105,3 +105,18 @@ def test_parse_label_accepts_label_and_subtype(value: str, expected: tuple[Label
 def test_parse_label_rejects_unknown_values(value: str) -> None:
     with pytest.raises(SpanError):
         parse_label(value)
+
+
+def test_doc_state_keeps_values_under_typed_keys_equal_by_name() -> None:
+    from anonymed.document import DocState, StateKey
+
+    state = DocState()
+    key = StateKey[int]("count")
+    assert state.get(key) is None and key not in state
+    built = []
+    assert state.computed(key, lambda: built.append(1) or 3) == 3
+    assert state.computed(StateKey[int]("count"), lambda: built.append(1) or 4) == 3  # same name, same entry
+    assert built == [1]
+    state.set(key, 5)
+    assert state.get(StateKey[int]("count")) == 5 and len(state) == 1
+    assert state.get(StateKey[int]("other")) is None

@@ -1,13 +1,14 @@
-"""The one document model that flows through every stage: Document, Span and Replacement."""
+"""The one document model that flows through every stage: Document, Span and Replacement, and the typed
+scratch state (``StateKey``, ``DocState``) the parts that process one document share."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar, cast
 
 from anonymed.errors import SpanError
 from anonymed.labels import SUBTYPES, Label
@@ -163,3 +164,46 @@ class Document:
     def with_spans(self, spans: Iterable[Span]) -> Document:
         """A copy carrying ``spans`` sorted by position."""
         return self.evolve(spans=tuple(sorted(spans, key=lambda s: (s.start, -s.end))))
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)  # no slots: ``StateKey[int]("n")`` sets ``__orig_class__``, which slots refuse
+class StateKey(Generic[T]):
+    """The name of one per-document value and, for mypy, its type: ``StateKey[date]("age reference")``.
+
+    Keys are equal when their names are: an operator instance that keeps its own entry builds its key
+    from its name (or its id) once per call, and finds the same entry again.
+    """
+
+    name: str
+
+
+class DocState:
+    """Values computed once per document and shared by the parts that process it, under typed keys."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self) -> None:
+        self._values: dict[StateKey[Any], Any] = {}
+
+    def get(self, key: StateKey[T]) -> T | None:
+        """The value under ``key``, or None."""
+        return cast("T | None", self._values.get(key))
+
+    def set(self, key: StateKey[T], value: T) -> None:
+        """Keep ``value`` under ``key`` (replacing any)."""
+        self._values[key] = value
+
+    def computed(self, key: StateKey[T], build: Callable[[], T]) -> T:
+        """The value under ``key``, built by ``build`` on first use."""
+        if key not in self._values:
+            self._values[key] = build()
+        return cast(T, self._values[key])
+
+    def __contains__(self, key: StateKey[Any]) -> bool:
+        return key in self._values
+
+    def __len__(self) -> int:
+        return len(self._values)

@@ -36,7 +36,7 @@ class Pipeline:
         self.config = config if config is not None else PipelineConfig()
 
     @cached_property
-    def detectors_(self) -> list[Detector]:
+    def detectors_(self) -> list[Detector[Any]]:
         """The configured detectors that support the configured language, then the ``known`` detector (the
         record's identifiers and the site's roster: always there, idle when there is nothing to find)."""
         names = [name for name in self.config.detectors if name != "known"]

@@ -108,7 +108,7 @@ def test_entries_from_a_toml_file_reach_the_pipeline(tmp_path: Path) -> None:
 def test_a_catastrophic_or_invalid_regex_is_refused_naming_the_entry(regex: str, reason: str) -> None:
     entries = [SITE_ID, {"name": "bad_one", "label": "ID", "regex": regex}]
     with pytest.raises(ConfigError, match=reason) as caught:
-        PatternDetector({"custom": entries})
+        PatternDetector(PatternParams(custom=entries))
     assert str(caught.value).startswith("custom pattern 1 ('bad_one')")
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from anonymed.config import PipelineConfig
-from anonymed.detect.lexicons.tokens import tokenize
 from anonymed.detect.lists import ListEntry, TermLists, apply_lists, read_list, read_lists
+from anonymed.detect.tokens import tokenize
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label

@@ -73,7 +73,9 @@ class FakeTokenClassifier:
 
 
 def test_huggingface_entities_are_mapped_with_their_scores() -> None:
-    detector = HuggingFaceDetector(PluginParams(model="fake", min_score=0.5), pipe=FakeTokenClassifier())
+    detector = HuggingFaceDetector.with_pipeline(
+        FakeTokenClassifier(), PluginParams(model="fake", min_score=0.5)
+    )
     spans = detector.detect(Document("d", TEXT))
     assert [(s.text, s.label, s.source, s.score) for s in spans] == [
         ("Smith", Label.NAME, "huggingface", 0.98)
@@ -102,7 +104,7 @@ class WindowedTokenClassifier:
 def test_huggingface_reads_long_notes_in_pieces_within_its_window(chunk_chars: int, found: int) -> None:
     text = "Seen by Dr. Smith today, stable. Follow-up next week with labs.\n" * 40  # 2,560 characters
     params = PluginParams(model="fake", chunk_chars=chunk_chars)
-    spans = HuggingFaceDetector(params, pipe=WindowedTokenClassifier()).detect(Document("d", text))
+    spans = HuggingFaceDetector.with_pipeline(WindowedTokenClassifier(), params).detect(Document("d", text))
     assert len(spans) == found
     assert all(text[s.start : s.end] == "Smith" for s in spans)  # offsets shifted back into the note
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from anonymed.config import PipelineConfig
-from anonymed.detect.lexicons import tokens as word_tokens
-from anonymed.detect.patterns.detector import PatternDetector
-from anonymed.detect.tagger import features as tagger_features
+from anonymed.detect import tokens as word_tokens
+from anonymed.detect.patterns.detector import PatternDetector, PatternParams
 from anonymed.detect.view import NoteView
 from anonymed.document import Document
 from anonymed.pipeline import Pipeline
@@ -31,7 +30,7 @@ def test_tokens_and_words_are_computed_once_per_document(monkeypatch: pytest.Mon
     pipeline = Pipeline(PipelineConfig(lang="en", detectors=("tagger", "patterns", "lexicons")))
     pipeline.detect(Document("warm-up", NOTE))  # loading the gazetteer tokenizes its place names
     words = _count_calls(monkeypatch, word_tokens, "tokenize")
-    tokens = _count_calls(monkeypatch, tagger_features, "tokenize")
+    tokens = _count_calls(monkeypatch, word_tokens, "alnum_tokens")
     pipeline.detect(Document("d1", NOTE))
     assert (len(words), len(tokens)) == (1, 1)  # the tagger's hint lexicons and the lexicons share words
 
@@ -49,7 +48,7 @@ def test_spans_of_keys_on_parameters_not_only_on_the_name() -> None:
     view = NoteView(Document("d1", "Seen 12/03 by PS 10/5 and at 1234567 ."))
     plain = view.spans_of(PatternDetector())
     assert view.spans_of(PatternDetector()) is plain
-    wide = view.spans_of(PatternDetector({"high_recall": True}))
+    wide = view.spans_of(PatternDetector(PatternParams(high_recall=True)))
     assert wide is not plain
     assert {s.text for s in plain} < {s.text for s in wide}  # high recall adds the 7-digit number
 

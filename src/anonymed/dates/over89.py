@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from anonymed.dates.model import UNITS_PER_YEAR
 from anonymed.dates.temporal import Kind, Part, Slot, Temporal, parse_temporal
-from anonymed.document import Document
+from anonymed.document import DocState, Document, StateKey
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 
@@ -40,7 +40,7 @@ HIPAA_MAX_AGE: Final = 89
 OVER89: Final = "[90+]"
 #: the first age of the aggregated category (the ages ``dp_age`` groups as "90+")
 AGE_CATEGORY: Final = HIPAA_MAX_AGE + 1
-_STATE_KEY: Final = "over89:reference"
+_REFERENCE: Final = StateKey[dt.date]("over89:reference")
 #: note dates further than this after the run date are taken for misreadings, not the note's date
 _HORIZON_YEARS: Final = 10
 
@@ -83,12 +83,9 @@ def age_reference(document: Document, *, today: dt.date | None = None) -> dt.dat
     return latest
 
 
-def cached_reference(document: Document, state: dict[str, Any]) -> dt.date:
+def cached_reference(document: Document, state: DocState) -> dt.date:
     """``age_reference`` of the document, computed once (kept in the substitution context's ``state``)."""
-    found = state.get(_STATE_KEY)
-    if not isinstance(found, dt.date):
-        found = state[_STATE_KEY] = age_reference(document)
-    return found
+    return state.computed(_REFERENCE, lambda: age_reference(document))
 
 
 def has_year(value: Temporal) -> bool:

@@ -13,15 +13,30 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Final, Protocol
+from dataclasses import dataclass
+from typing import Final, Protocol
 
 from anonymed.dates.over89 import birth_in_past, cached_reference, has_year, reference_date
 from anonymed.dates.temporal import Kind, Temporal, detect_order, parse_temporal, with_year
-from anonymed.document import Document, Span
+from anonymed.document import DocState, Document, Span, StateKey
 from anonymed.labels import Label
 
 ORDERS: Final = ("auto", "DMY", "MDY")
 Values = dict[tuple[int, int], Temporal | None]
+
+
+@dataclass(frozen=True)
+class DatesRead:
+    """What ``read_values`` chose for a document: the numeric order, the year of yearless dates, and
+    each span's value."""
+
+    order: str
+    year: int | None
+    values: Values
+
+
+#: the key of one reader's (an operator's) reading of a document's dates
+ReadingKey = StateKey[DatesRead]
 
 
 class Reading(Protocol):
@@ -32,22 +47,22 @@ class Reading(Protocol):
 
     document: Document
     lang: str
-    state: dict[str, Any]
+    state: DocState
 
 
-def document_reading(context: Reading, cache_key: str) -> tuple[str, int | None]:
+def document_reading(context: Reading, key: ReadingKey) -> tuple[str, int | None]:
     """The numeric order and the year of yearless dates that ``read_values`` chose (run it first)."""
-    order = context.state.get(cache_key + ":order")
-    year = context.state.get(cache_key + ":year")
-    default = "DMY" if context.lang == "fr" else "MDY"
-    return (order if isinstance(order, str) else default), (year if isinstance(year, int) else None)
+    read = context.state.get(key)
+    if read is None:
+        return ("DMY" if context.lang == "fr" else "MDY"), None
+    return read.order, read.year
 
 
-def read_values(spans: Sequence[Span], context: Reading, numeric_order: str, cache_key: str) -> Values:
-    """Each span's parsed value (``None``: not read), computed once per document under ``cache_key``."""
-    cached = context.state.get(cache_key)
-    if isinstance(cached, dict) and all((s.start, s.end) in cached for s in spans):
-        return cached
+def read_values(spans: Sequence[Span], context: Reading, numeric_order: str, key: ReadingKey) -> Values:
+    """Each span's parsed value (``None``: not read), computed once per document under ``key``."""
+    cached = context.state.get(key)
+    if cached is not None and all((s.start, s.end) in cached.values for s in spans):
+        return cached.values
     order = detect_order([s.text for s in spans], context.lang) if numeric_order == "auto" else numeric_order
     reference = reference_date(context.document.metadata)
     values: Values = {
@@ -67,8 +82,6 @@ def read_values(spans: Sequence[Span], context: Reading, numeric_order: str, cac
         if v is not None and v.kind is Kind.DATE and has_year(v)
     )
     year = reference.year if reference else (years.most_common(1)[0][0] if years else None)
-    context.state[cache_key + ":year"] = year
-    context.state[cache_key + ":order"] = order
     born = cached_reference(context.document, context.state)
     for span in spans:
         value = values[(span.start, span.end)]
@@ -77,5 +90,5 @@ def read_values(spans: Sequence[Span], context: Reading, numeric_order: str, cac
         if value is not None and span.subtype == "birth":
             value = birth_in_past(value, born)
         values[(span.start, span.end)] = value
-    context.state[cache_key] = values
+    context.state.set(key, DatesRead(order, year, values))
     return values

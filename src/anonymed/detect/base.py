@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
 
 from anonymed.document import Document, Span
 
@@ -14,19 +14,30 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class DetectorParams:
-    """Base of the typed, frozen parameter records of detectors (no parameters)."""
+    """Base of the typed, frozen parameter records of detectors (as it is: a detector without options)."""
 
 
-class Detector(ABC):
+#: the parameter record type of a detector class
+P = TypeVar("P", bound=DetectorParams)
+
+
+class Detector(ABC, Generic[P]):
     """Finds PHI spans in a document; one subclass per file, registered by name in ``registry.py``.
 
-    ``params_type`` names the frozen dataclass the constructor takes as ``params``; configuration
-    files give its fields by name (``[detector_params.NAME]``).
+    One constructor shape: ``Detector(params)``, where ``params`` is an instance of ``params_type`` (a
+    frozen dataclass deriving from ``DetectorParams``; configuration files give its fields by name,
+    ``[detector_params.NAME]``) and ``None`` means ``params_type()`` (which raises ``ConfigError`` naming an
+    option that has no default, like a plug-in's ``model``). Generic in that record:
+    ``class PatternDetector(Detector[PatternParams])`` gives ``self.params`` its type. Subclasses that
+    prepare more override ``__init__`` with the same signature and call ``super().__init__(params)``.
     """
 
     name: ClassVar[str]
     languages: ClassVar[frozenset[str]] = frozenset({"en", "fr"})
-    params_type: ClassVar[type[Any]] = DetectorParams
+    params_type: ClassVar[type[DetectorParams]] = DetectorParams
+
+    def __init__(self, params: P | None = None) -> None:
+        self.params: P = params if params is not None else cast(P, self.params_type())
 
     def supports(self, lang: str) -> bool:
         """Whether this detector has resources for ``lang``."""

@@ -31,8 +31,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Final
 
-from anonymed.detect.lexicons.tokens import Token
 from anonymed.detect.phrases import Match, PhraseIndex, phrase_words
+from anonymed.detect.tokens import Token
 from anonymed.document import Span
 from anonymed.errors import ConfigError, SpanError
 from anonymed.labels import Label, parse_label

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Final, Generic, TypeVar
 
-from anonymed.detect.lexicons.tokens import Token, fold, tokenize
+from anonymed.detect.tokens import Token, fold, tokenize
 
 P = TypeVar("P")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, Final
 
-from anonymed.detect.base import Detector
+from anonymed.detect.base import Detector, DetectorParams
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
 from anonymed.labels import LabelPair, parse_label
@@ -121,7 +121,7 @@ class LabelMapper:
 
 
 @dataclass(frozen=True)
-class PluginParams:
+class PluginParams(DetectorParams):
     """Options of a plug-in detector: the model (path or spaCy package name) and the label table."""
 
     model: str = ""
@@ -209,16 +209,23 @@ def load_huggingface(model: str) -> Any:
         raise ResourceError(f"cannot load Hugging Face model {model!r}: {type(exc).__name__}") from None
 
 
-class SpacyDetector(Detector):
+class SpacyDetector(Detector[PluginParams]):
     """Entities of a spaCy pipeline (path or package name), mapped into anonymed labels."""
 
     name: ClassVar[str] = "spacy"
-    params_type: ClassVar[type[Any]] = PluginParams
+    params_type = PluginParams
 
-    def __init__(self, params: PluginParams | None = None, *, nlp: Any = None) -> None:
-        self.params = params if params is not None else PluginParams(model="en_core_web_sm")
+    def __init__(self, params: PluginParams | None = None) -> None:
+        super().__init__(params)
         self.mapper = LabelMapper.with_overrides(self.params.labels)
-        self._nlp = nlp
+        self._nlp: Any = None
+
+    @classmethod
+    def with_pipeline(cls, nlp: Any, params: PluginParams | None = None) -> SpacyDetector:
+        """A detector over an already loaded spaCy pipeline (``params.model`` is then not loaded)."""
+        detector = cls(params if params is not None else PluginParams(model="<given pipeline>"))
+        detector._nlp = nlp
+        return detector
 
     def detect(self, doc: Document) -> list[Span]:
         """Mapped entity spans of ``doc.text`` (source ``spacy``)."""
@@ -228,18 +235,23 @@ class SpacyDetector(Detector):
         return to_spans(doc, found, self.mapper, self.name, self.params.min_score)
 
 
-class HuggingFaceDetector(Detector):
+class HuggingFaceDetector(Detector[PluginParams]):
     """Entities of a local Hugging Face token-classification model, mapped into anonymed labels."""
 
     name: ClassVar[str] = "huggingface"
-    params_type: ClassVar[type[Any]] = PluginParams
+    params_type = PluginParams
 
-    def __init__(self, params: PluginParams | None = None, *, pipe: Any = None) -> None:
-        if params is None and pipe is None:
-            raise ConfigError("the huggingface detector needs option model (a local folder)")
-        self.params = params if params is not None else PluginParams(model="<given pipeline>")
+    def __init__(self, params: PluginParams | None = None) -> None:
+        super().__init__(params)
         self.mapper = LabelMapper.with_overrides(self.params.labels)
-        self._pipe = pipe
+        self._pipe: Any = None
+
+    @classmethod
+    def with_pipeline(cls, pipe: Any, params: PluginParams | None = None) -> HuggingFaceDetector:
+        """A detector over an already built token-classification pipeline (``params.model`` is not loaded)."""
+        detector = cls(params if params is not None else PluginParams(model="<given pipeline>"))
+        detector._pipe = pipe
+        return detector
 
     def detect(self, doc: Document) -> list[Span]:
         """Mapped entity spans of ``doc.text`` (source ``huggingface``)."""

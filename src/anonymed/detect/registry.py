@@ -29,7 +29,9 @@ BUILTIN_DETECTORS: Final[Mapping[str, str]] = MappingProxyType(
 ENTRY_POINT_GROUP: Final = "anonymed.detectors"
 
 #: every detector by name: the built-in ones, those registered in code, those of installed packages
-DETECTORS: Final[Registry[Detector]] = Registry("detector", Detector, BUILTIN_DETECTORS, ENTRY_POINT_GROUP)
+DETECTORS: Final[Registry[Detector[Any]]] = Registry(
+    "detector", Detector, BUILTIN_DETECTORS, ENTRY_POINT_GROUP
+)
 
 #: the detectors a run uses when the configuration names none
 #: the trained tagger (which runs patterns and lexicons internally as features) plus the patterns for recall:
@@ -37,17 +39,17 @@ DETECTORS: Final[Registry[Detector]] = Registry("detector", Detector, BUILTIN_DE
 DEFAULT_DETECTORS: Final[tuple[str, ...]] = ("tagger", "patterns")
 
 
-def detector_class(name: str) -> type[Detector]:
+def detector_class(name: str) -> type[Detector[Any]]:
     """The detector class registered under ``name``."""
     return DETECTORS.resolve(name)
 
 
-def register_detector(name: str, cls: type[Detector], *, replace: bool = False) -> None:
+def register_detector(name: str, cls: type[Detector[Any]], *, replace: bool = False) -> None:
     """Make ``cls`` available under ``name`` in this process (configurations can then name it)."""
     DETECTORS.register(name, cls, replace=replace)
 
 
-def build_detector(name: str, params: Mapping[str, Any] | None = None) -> Detector:
+def build_detector(name: str, params: Mapping[str, Any] | None = None) -> Detector[Any]:
     """Instantiate the detector ``name`` with its typed parameters built from a mapping of fields."""
     cls = detector_class(name)
     try:
@@ -55,4 +57,4 @@ def build_detector(name: str, params: Mapping[str, Any] | None = None) -> Detect
     except TypeError as exc:
         raise ConfigError(f"bad parameters for detector {name!r}: {exc}") from None
     check_types(typed, f"detector {name!r}")
-    return cls(typed)  # type: ignore[call-arg]
+    return cls(typed)

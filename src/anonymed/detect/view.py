@@ -11,12 +11,11 @@ from collections.abc import Callable, Hashable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from anonymed.document import LONE_SURROGATE, Document, Span
+from anonymed.document import LONE_SURROGATE, DocState, Document, Span, StateKey
 
 if TYPE_CHECKING:
     from anonymed.detect.base import Detector
-    from anonymed.detect.lexicons.tokens import Token
-    from anonymed.detect.tagger.features import TaggerToken
+    from anonymed.detect.tokens import TaggerToken, Token
 
 T = TypeVar("T")
 
@@ -27,7 +26,7 @@ class NoteView:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self._found: dict[Hashable, list[Span]] = {}
-        self._shared: dict[Hashable, Any] = {}
+        self._shared = DocState()
 
     @property
     def text(self) -> str:
@@ -42,7 +41,7 @@ class NoteView:
     @cached_property
     def words(self) -> list[Token]:
         """Word tokens with apostrophes and elisions kept (the lexicon recognizers' unit)."""
-        from anonymed.detect.lexicons.tokens import tokenize
+        from anonymed.detect.tokens import tokenize
 
         return tokenize(self.text)
 
@@ -50,19 +49,28 @@ class NoteView:
     def tokens(self) -> list[TaggerToken]:
         """Maximal alphanumeric runs (the tagger's and the evaluation's unit); lone surrogates in the
         separators are read as U+FFFD, which CRFsuite accepts."""
-        from anonymed.detect.tagger.features import tokenize
+        from anonymed.detect.tokens import alnum_tokens
 
         text = self.text
-        return tokenize(LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text)
+        return alnum_tokens(LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text)
 
-    def shared(self, key: Hashable, build: Callable[[], T]) -> T:
+    @cached_property
+    def word_keys(self) -> frozenset[str]:
+        """The keys (folded forms) of the document's words."""
+        return frozenset(word.key for word in self.words)
+
+    @cached_property
+    def upper_ratio(self) -> float:
+        """Share of all-capital words among words of two or more letters (near 1.0 for notes in capitals)."""
+        from anonymed.detect.tokens import upper_ratio
+
+        return upper_ratio(self.words)
+
+    def shared(self, key: StateKey[T], build: Callable[[], T]) -> T:
         """A per-document value computed once by ``build`` and shared by every detector asking for ``key``."""
-        if key not in self._shared:
-            self._shared[key] = build()
-        value: T = self._shared[key]
-        return value
+        return self._shared.computed(key, build)
 
-    def spans_of(self, detector: Detector) -> list[Span]:
+    def spans_of(self, detector: Detector[Any]) -> list[Span]:
         """The spans ``detector`` finds here, computed once per detector name and parameters."""
         key = _key(detector)
         if key is None:
@@ -73,7 +81,7 @@ class NoteView:
         return found
 
 
-def _key(detector: Detector) -> Hashable | None:
+def _key(detector: Detector[Any]) -> Hashable | None:
     """(name, parameters) of a detector, or None when its parameters are not hashable."""
     key = (type(detector).__qualname__, detector.name, getattr(detector, "params", None))
     try:

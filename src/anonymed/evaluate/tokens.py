@@ -1,17 +1,17 @@
-"""Tokens for evaluation: maximal alphanumeric runs, which spans touch them, and what spans cover."""
+"""Tokens for evaluation: maximal alphanumeric runs, which spans touch them, and what spans cover.
+
+The tokens are the tagger's (``detect.tokens.TOKEN_RE``, one definition), so that a token the tagger
+labels is a token the evaluation scores.
+"""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
 
+from anonymed.detect.tokens import TOKEN_RE as TOKEN_RE  # the evaluation's token (re-exported)
 from anonymed.document import Span
-
-#: A token is a maximal run of alphanumeric characters (letters or digits of any script, no underscore).
-TOKEN_RE: Final = re.compile(r"[^\W_]+")
 
 Offsets = tuple[int, int]
 

@@ -32,7 +32,7 @@ def date_shift_params(config: PipelineConfig) -> DateShiftParams:
     """The run's ``date_shift`` parameters (the profile's, under the user's), validated."""
     operator = build_operator("date_shift", config.substitution.operator_params.get("date_shift"))
     assert isinstance(operator, DateShiftOperator)
-    return operator.shift_params
+    return operator.params
 
 
 def check_text_operators(config: PipelineConfig) -> None:

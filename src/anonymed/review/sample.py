@@ -61,12 +61,12 @@ class SampleOptions:
             raise ConfigError(f"--length-bands must be at least 1, got {self.length_bands}")
 
 
-class _Recording(Detector):
+class _Recording(Detector[Any]):
     """Passes a detector's spans through and keeps a copy, to see what each detector said before merging."""
 
     name: ClassVar[str] = "recording"
 
-    def __init__(self, inner: Detector, sink: list[Span]) -> None:
+    def __init__(self, inner: Detector[Any], sink: list[Span]) -> None:
         self.inner = inner
         self.sink = sink
 

@@ -30,22 +30,16 @@ class AgeNoiseParams(OperatorParams):
     fallback: str = "fake"
 
 
-class AgeNoiseOperator(Operator):
+class AgeNoiseOperator(Operator[AgeNoiseParams]):
     """Move an age by a small non-zero step (see the module docstring)."""
 
     name = "age_noise"
     params_type = AgeNoiseParams
 
-    @property
-    def age_params(self) -> AgeNoiseParams:
-        """The parameters, typed."""
-        assert isinstance(self.params, AgeNoiseParams)
-        return self.params
-
     def validate(self) -> None:
         """A positive step; a group text without digits but 90; another operator as fallback."""
         super().validate()
-        p = self.age_params
+        p = self.params
         if p.max_step < 1 or any(ch.isdigit() for ch in p.over89.replace("90", "")):
             raise ConfigError(
                 f"age_noise needs max_step >= 1 and an over89 text with no number but 90, got {p.max_step!r}"
@@ -56,9 +50,9 @@ class AgeNoiseOperator(Operator):
         """The age written with its moved value (or its group), or the fallback's surrogate."""
         value = parse_temporal(span.text, lang=context.lang, age=True)
         if value is None:
-            return fallback_for(self, self.age_params.fallback).operate(span, context)
+            return fallback_for(self, self.params.fallback).operate(span, context)
         if value.unit is Unit.YEAR and value.quantity > HIPAA_MAX_AGE:
-            return release_age(value, value.quantity, self.age_params.over89)
+            return release_age(value, value.quantity, self.params.over89)
         rng = RandomSource.from_key(context.streams.key_for(span.label.value, "\x00value:" + value.key))
-        moved = jitter_amount(value.quantity, rng, self.age_params.max_step, floor=0)
-        return release_age(value, moved, self.age_params.over89)
+        moved = jitter_amount(value.quantity, rng, self.params.max_step, floor=0)
+        return release_age(value, moved, self.params.over89)

@@ -32,7 +32,7 @@ def over_89(value: Temporal) -> bool:
     return value.quantity / UNITS_PER_YEAR.get(value.unit, 1.0) > HIPAA_MAX_AGE
 
 
-class AgeOver89Operator(Operator):
+class AgeOver89Operator(Operator[AgeOver89Params]):
     """Keep ages up to 89; group older ones (see the module docstring)."""
 
     name = "age_over89"
@@ -42,7 +42,6 @@ class AgeOver89Operator(Operator):
         """The group may hold no number but 90; the redaction no digit."""
         super().validate()
         p = self.params
-        assert isinstance(p, AgeOver89Params)
         if any(ch.isdigit() for ch in p.over89.replace("90", "") + p.redacted):
             raise ConfigError(f"age_over89 texts may hold no number but 90, got {p.over89!r}, {p.redacted!r}")
 
@@ -54,7 +53,6 @@ class AgeOver89Operator(Operator):
     def operate(self, span: Span, context: Context) -> str:
         """The age itself, its group, or the redaction text."""
         p = self.params
-        assert isinstance(p, AgeOver89Params)
         value = parse_temporal(span.text, lang=context.lang, age=True)
         if value is None:
             return p.redacted

@@ -5,9 +5,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from anonymed.document import Document, Span
+from anonymed.document import DocState, Document, Span
 from anonymed.randomness import RandomSource
 from anonymed.substitute.context import ValueStreams
 from anonymed.substitute.privacy import PrivacyLedger
@@ -27,23 +27,33 @@ class Context:
     streams: ValueStreams
     lang: str = "en"
     ledger: PrivacyLedger | None = None
-    state: dict[str, Any] = field(default_factory=dict)
+    #: values computed once per document, under typed keys (``document.StateKey``)
+    state: DocState = field(default_factory=DocState)
 
     def value_rng(self, span: Span) -> RandomSource:
         """The random stream of this span's value: equal values draw equal surrogates."""
         return self.streams.for_span(span)
 
 
-class Operator(ABC):
-    """Turns one detected span into its surrogate text; one subclass per file, registered by name."""
+#: the parameter record type of an operator class
+P = TypeVar("P", bound=OperatorParams)
+
+
+class Operator(ABC, Generic[P]):
+    """Turns one detected span into its surrogate text; one subclass per file, registered by name.
+
+    Generic in its parameter record: ``class RedactOperator(Operator[RedactParams])`` with
+    ``params_type = RedactParams`` gives ``self.params`` the type ``RedactParams`` (``validate`` checks
+    at run time that a record built elsewhere has that type).
+    """
 
     name: ClassVar[str]
     params_type: ClassVar[type[OperatorParams]] = OperatorParams
     #: whether surrogates come from a differentially private mechanism (they may equal the original)
     differentially_private: ClassVar[bool] = False
 
-    def __init__(self, params: OperatorParams | None = None) -> None:
-        self.params = params if params is not None else self.params_type()
+    def __init__(self, params: P | None = None) -> None:
+        self.params: P = params if params is not None else cast(P, self.params_type())
 
     def validate(self) -> None:
         """Check the parameters; raise ``ConfigError`` naming the bad value."""
@@ -72,9 +82,9 @@ class Operator(ABC):
         """The surrogate text for ``span``."""
 
 
-def fallback_for(owner: Operator, name: str) -> Operator:
+def fallback_for(owner: Operator[Any], name: str) -> Operator[Any]:
     """The operator ``name`` that ``owner`` hands the spans it cannot handle to (built once per owner)."""
-    built: Operator | None = getattr(owner, "_fallback", None)
+    built: Operator[Any] | None = getattr(owner, "_fallback", None)
     if built is None or built.name != name:
         from anonymed.substitute.registry import build_operator
 
@@ -83,7 +93,7 @@ def fallback_for(owner: Operator, name: str) -> Operator:
     return built
 
 
-def check_other_operator(owner: Operator, name: str, option: str) -> None:
+def check_other_operator(owner: Operator[Any], name: str, option: str) -> None:
     """``name`` (``owner``'s ``option``: a fallback, a delegate) must be another registered operator."""
     from anonymed.errors import ConfigError
     from anonymed.substitute.registry import OPERATORS

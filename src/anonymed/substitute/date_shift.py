@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from anonymed.dates.over89 import (
     OVER89,
@@ -41,7 +41,7 @@ from anonymed.dates.pieces import Piece, read_pieces
 from anonymed.dates.random_date import random_fields
 from anonymed.dates.ranges import Fields, partner, write_pieces
 from anonymed.dates.temporal import Kind, Slot, Temporal, fields_of, render_temporal, with_year
-from anonymed.dates.values import ORDERS, document_reading, read_values
+from anonymed.dates.values import ORDERS, ReadingKey, document_reading, read_values
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -79,22 +79,16 @@ def jitter_amount(quantity: int | float, rng: RandomSource, reach: int, floor: i
     return quantity - step
 
 
-class DateShiftOperator(Operator):
+class DateShiftOperator(Operator[DateShiftParams]):
     """Move dates by a secret per-patient shift plus per-date noise (see the module docstring)."""
 
     name = "date_shift"
     params_type = DateShiftParams
 
-    @property
-    def shift_params(self) -> DateShiftParams:
-        """The parameters, typed."""
-        assert isinstance(self.params, DateShiftParams)
-        return self.params
-
     def validate(self) -> None:
         """Sizes must leave room for a non-zero shift; the fallback must be another operator."""
         super().validate()
-        p = self.shift_params
+        p = self.params
         shifts = 0 <= p.noise_days < p.min_shift_days <= p.max_shift_days
         if not shifts or p.noise_minutes < 1 or not 0 < p.amount_noise <= 1:
             raise ConfigError(
@@ -107,27 +101,27 @@ class DateShiftOperator(Operator):
         check_marker(p.over89, "date_shift")
         check_other_operator(self, p.fallback, "fallback")
 
-    def fallback_operator(self) -> Operator:
+    def fallback_operator(self) -> Operator[Any]:
         """The operator of the spans that cannot be read (built once)."""
-        return fallback_for(self, self.shift_params.fallback)
+        return fallback_for(self, self.params.fallback)
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Read the document's dates once; prepare the fallback for those that cannot be read."""
-        values = read_values(spans, context, self.shift_params.numeric_order, self._key())
+        values = read_values(spans, context, self.params.numeric_order, self._key())
         unread = [s for s in spans if values[(s.start, s.end)] is None]
         if unread:
             self.fallback_operator().prepare(unread, context)
 
-    def _key(self) -> str:
-        return f"date_shift:{id(self)}"
+    def _key(self) -> ReadingKey:
+        return ReadingKey(f"date_shift:{id(self)}")
 
     def shift_days(self, context: Context) -> int:
         """The secret shift of the document's patient: ``min_shift_days <= |S| <= max_shift_days``."""
-        return _shift_from(context.streams.key_for(Label.DATE.value, _SHIFT), self.shift_params)
+        return _shift_from(context.streams.key_for(Label.DATE.value, _SHIFT), self.params)
 
     def operate(self, span: Span, context: Context) -> str:
         """The span written with its shifted (or jittered) value; the fallback's surrogate if unread."""
-        value = read_values([span], context, self.shift_params.numeric_order, self._key()).get(
+        value = read_values([span], context, self.params.numeric_order, self._key()).get(
             (span.start, span.end)
         )
         if value is None:
@@ -135,11 +129,11 @@ class DateShiftOperator(Operator):
             return written if written is not None else self.fallback_operator().operate(span, context)
         reference = cached_reference(context.document, context.state)
         if implies_over89(value, value.quantity, reference):
-            return aggregate(value.parts, self.shift_params.over89)
+            return aggregate(value.parts, self.params.over89)
         rng = RandomSource.from_key(context.streams.key_for(span.label.value, "\x00value:" + value.key))
         moved = self.moved(value, self.shift_days(context), rng)
         if implies_over89(value, moved, reference):
-            return aggregate(value.parts, self.shift_params.over89)
+            return aggregate(value.parts, self.params.over89)
         return render_moved(value, moved, span.text)
 
     def _pieces(self, span: Span, context: Context) -> str | None:
@@ -150,7 +144,7 @@ class DateShiftOperator(Operator):
         if not pieces:
             return None
         born = cached_reference(context.document, context.state)
-        shift, marker = self.shift_days(context), self.shift_params.over89
+        shift, marker = self.shift_days(context), self.params.over89
 
         def choose(index: int, piece: Piece, accept: Callable[[Fields], bool], base: Fields) -> Fields | str:
             value = piece.value
@@ -179,7 +173,7 @@ class DateShiftOperator(Operator):
 
         ``accept``: a constraint of the value's range (the noises allowed are tried in the value's order).
         """
-        p = self.shift_params
+        p = self.params
         if value.kind is Kind.AMOUNT:
             return jitter_amount(value.quantity, rng, round(abs(value.quantity) * p.amount_noise))
         if value.kind in (Kind.TIME, Kind.HOUR):

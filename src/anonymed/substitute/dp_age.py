@@ -24,7 +24,7 @@ from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
-from anonymed.substitute.dp_common import DPOperator, DPParams
+from anonymed.substitute.dp_common import DPDocState, DPOperator, DPParams
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def release_age(value: Temporal, noisy: int | float, over89: str) -> str:
     return render_temporal(value, min(noisy, int(limit) if isinstance(noisy, int) else limit))
 
 
-class DPAgeOperator(DPOperator):
+class DPAgeOperator(DPOperator[DPAgeParams]):
     """Perturb ages with Laplace noise in their unit; never write an age above 89."""
 
     name = "dp_age"
@@ -53,7 +53,6 @@ class DPAgeOperator(DPOperator):
     def validate(self) -> None:
         """The over-89 text must not contain digits other than 90."""
         super().validate()
-        assert isinstance(self.params, DPAgeParams)
         if any(ch.isdigit() for ch in self.params.over89.replace("90", "")):
             raise ConfigError(f"dp_age over89 may only use the number 90, got {self.params.over89!r}")
 
@@ -67,9 +66,9 @@ class DPAgeOperator(DPOperator):
             )
         return parsed
 
-    def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
+    def surrogate(self, span: Span, key: str, value: Any, context: Context, state: DPDocState) -> str:
         """The span with its perturbed, HIPAA-grouped age."""
-        assert isinstance(value, Temporal) and isinstance(self.params, DPAgeParams)
+        assert isinstance(value, Temporal)
         from anonymed.substitute.dp_date_law import age_p_unchanged  # it imports this module
 
         ledger = self.ledger(context)
@@ -84,5 +83,5 @@ class DPAgeOperator(DPOperator):
         }
         quantity = value.quantity
         noisy = ledger.draw(key, "laplace", parameters, lambda e: mechanisms.laplace_quantity(quantity, e))
-        shared.setdefault("released", {})[key] = noisy
+        state.released[key] = noisy
         return release_age(value, noisy, self.params.over89)

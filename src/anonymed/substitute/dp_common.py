@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from anonymed.document import Span
+from anonymed.document import Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.substitute.base import Context, Operator, OperatorParams, fallback_for
 from anonymed.substitute.privacy import PrivacyLedger
@@ -31,14 +31,22 @@ class DPParams(OperatorParams):
     fallback: str = "fake"
 
 
+#: the parameter record type of a DP operator class
+DPP = TypeVar("DPP", bound=DPParams)
+
+
 @dataclass
-class _DocState:
+class DPDocState:
+    """One DP operator's state for one document: each parsed span's (key, value), the spans left to the
+    fallback, the released value of each key, and whether the joint draws (``dp_date``'s chronology) ran."""
+
     entries: dict[tuple[int, int], tuple[str, Any]]
     fallback_spans: list[Span]
-    shared: dict[str, Any]
+    released: dict[str, Any] = field(default_factory=dict)
+    drawn: bool = False
 
 
-class DPOperator(Operator):
+class DPOperator(Operator[DPP]):
     """Base of ``dp_date``, ``dp_age`` and ``dp_location`` (see the module docstring)."""
 
     params_type = DPParams
@@ -52,7 +60,6 @@ class DPOperator(Operator):
     def validate(self) -> None:
         """Check epsilon and that the fallback names another, non-DP operator."""
         super().validate()
-        assert isinstance(self.params, DPParams)
         eps = self.params.epsilon
         if not (isinstance(eps, int | float) and math.isfinite(eps) and eps > 0):
             raise ConfigError(f"operator {self.name!r}: epsilon must be a positive number, got {eps!r}")
@@ -63,16 +70,15 @@ class DPOperator(Operator):
                 f"operator {self.name!r}: fallback must be a non-DP operator, got {self.params.fallback!r}"
             )
 
-    def fallback_operator(self) -> Operator:
+    def fallback_operator(self) -> Operator[Any]:
         """The operator used for spans this one cannot handle (built once)."""
-        assert isinstance(self.params, DPParams)
         return fallback_for(self, self.params.fallback)
 
     def parse(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], tuple[str, Any] | None]:
         """Each span's (memoization key, parsed value), or ``None`` to use the fallback."""
         raise NotImplementedError
 
-    def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
+    def surrogate(self, span: Span, key: str, value: Any, context: Context, state: DPDocState) -> str:
         """The surrogate of a parsed span (draws through ``ledger(context).draw``)."""
         raise NotImplementedError
 
@@ -88,17 +94,18 @@ class DPOperator(Operator):
         state = self._state(context)
         if state is None:
             return {}
-        released: dict[str, Any] = state.shared.get("released", {})
+        released = state.released
         entries = state.entries.items()
         return {where: (value, released[key]) for where, (key, value) in entries if key in released}
 
-    def _state(self, context: Context) -> _DocState | None:
-        state = context.state.get(f"dp:{self.name}")
-        return state if isinstance(state, _DocState) else None
+    def _state_key(self) -> StateKey[DPDocState]:
+        return StateKey(f"dp:{self.name}")
+
+    def _state(self, context: Context) -> DPDocState | None:
+        return context.state.get(self._state_key())
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Parse the spans, register each distinct value with the ledger, prepare the fallback."""
-        assert isinstance(self.params, DPParams)
         ledger = self.ledger(context)
         parsed = self.parse(spans, context)
         entries = {where: entry for where, entry in parsed.items() if entry is not None}
@@ -109,7 +116,7 @@ class DPOperator(Operator):
                 ledger.register(
                     entry[0], span.label.value, span.start, span.end, default_epsilon=self.params.epsilon
                 )
-        context.state[f"dp:{self.name}"] = _DocState(entries, fallback, {})
+        context.state.set(self._state_key(), DPDocState(entries, fallback))
         if fallback:
             ledger.fallbacks[self.name] = ledger.fallbacks.get(self.name, 0) + len(fallback)
             self.fallback_operator().prepare(fallback, context)
@@ -124,4 +131,4 @@ class DPOperator(Operator):
         entry = state.entries.get((span.start, span.end))
         if entry is None:
             return self.fallback_operator().operate(span, context)
-        return self.surrogate(span, entry[0], entry[1], context, state.shared)
+        return self.surrogate(span, entry[0], entry[1], context, state)

@@ -47,17 +47,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from anonymed.dates.model import UNITS_PER_YEAR
+from anonymed.dates.model import UNITS_PER_YEAR, Part
 from anonymed.dates.over89 import OVER89, aggregate, cached_reference, check_marker, implies_over89
 from anonymed.dates.temporal import Kind, Temporal, Unit, render_temporal
-from anonymed.dates.values import ORDERS, Values, read_values
-from anonymed.document import Span
+from anonymed.dates.values import ORDERS, ReadingKey, Values, read_values
+from anonymed.document import Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
 from anonymed.substitute.dp_age import DPAgeParams, release_age
-from anonymed.substitute.dp_common import DPOperator, DPParams
+from anonymed.substitute.dp_common import DPDocState, DPOperator, DPParams
 from anonymed.substitute.dp_date_law import age_p_unchanged, gaps_p_unchanged, p_unchanged
 
 CHRONOLOGIES = ("sort", "gaps", "none")
@@ -77,12 +77,12 @@ class DPDateParams(DPParams):
     metric: str = "own"
 
 
-_VALUES = "values"
-_AGGREGATED = "over89"
 _MINUTES_PER_YEAR = 525_960.0
+#: the parts of each date grouped as over 89 (``age_over89``), by span offsets
+Aggregated = dict[tuple[int, int], tuple[Part, ...]]
 
 
-class DPDateOperator(DPOperator):
+class DPDateOperator(DPOperator[DPDateParams]):
     """Perturb dates and temporal expressions with Laplace noise in their own unit, keeping chronology."""
 
     name = "dp_date"
@@ -91,7 +91,6 @@ class DPDateOperator(DPOperator):
     def validate(self) -> None:
         """Check the chronology and numeric order options."""
         super().validate()
-        assert isinstance(self.params, DPDateParams)
         if self.params.chronology not in CHRONOLOGIES:
             raise ConfigError(
                 f"dp_date chronology must be one of {CHRONOLOGIES}, got {self.params.chronology!r}"
@@ -115,20 +114,23 @@ class DPDateOperator(DPOperator):
             and (value := values[(s.start, s.end)]) is not None
             and implies_over89(value, value.quantity, reference)
         }
-        context.state[self._key(_AGGREGATED)] = aggregated
+        context.state.set(self._aggregated_key(), aggregated)
         super().prepare([s for s in spans if (s.start, s.end) not in aggregated], context)
 
-    def _key(self, what: str) -> str:
-        """This operator's entry in the document's shared state."""
-        return f"dp_date:{id(self)}:{what}"
+    def _aggregated_key(self) -> StateKey[Aggregated]:
+        """This operator's entry in the document's state: the dates grouped as over 89, by offsets."""
+        return StateKey(f"dp_date:{id(self)}:over89")
+
+    def _values_key(self) -> ReadingKey:
+        """This operator's entry in the document's state: its reading of the document's dates."""
+        return ReadingKey(f"dp_date:{id(self)}:values")
 
     def operate(self, span: Span, context: Context) -> str:
         """The marker for an aggregated date, else the DP surrogate (or the fallback's)."""
         if self._state(context) is None:
             self.prepare([span], context)
-        parts = context.state.get(self._key(_AGGREGATED), {}).get((span.start, span.end))
+        parts = (context.state.get(self._aggregated_key()) or {}).get((span.start, span.end))
         if parts is not None:
-            assert isinstance(self.params, DPDateParams)
             return aggregate(parts, self.params.over89)
         return super().operate(span, context)
 
@@ -145,19 +147,16 @@ class DPDateOperator(DPOperator):
 
     def _values(self, spans: Sequence[Span], context: Context) -> Values:
         """Each span read once per document (``dates.values.read_values``)."""
-        assert isinstance(self.params, DPDateParams)
-        return read_values(spans, context, self.params.numeric_order, self._key(_VALUES))
+        return read_values(spans, context, self.params.numeric_order, self._values_key())
 
     def value_epsilon(self, value: Temporal, epsilon: float) -> float:
         """The epsilon per unit of the value's own quantity for ``epsilon`` per unit of the metric."""
-        assert isinstance(self.params, DPDateParams)
         if self.params.metric == "own":
             return epsilon
         own = UNITS_PER_YEAR.get(value.unit, _MINUTES_PER_YEAR)
         return epsilon * UNITS_PER_YEAR[Unit(self.params.metric)] / own
 
     def _parameters(self, value: Temporal, epsilon: float, how: str, p_same: float) -> dict[str, Any]:
-        assert isinstance(self.params, DPDateParams)
         return {
             "unit": value.unit.value,
             "kind": value.kind.value,
@@ -187,10 +186,7 @@ class DPDateOperator(DPOperator):
         parameters = self._parameters(value, epsilon, how, p_same)
         return self.ledger(context).draw(key, "laplace", parameters, sample)
 
-    def _chronology(self, context: Context, shared: dict[str, Any]) -> None:
-        assert isinstance(self.params, DPDateParams)
-        state = self._state(context)
-        assert state is not None
+    def _chronology(self, context: Context, state: DPDocState) -> None:
         dates = sorted(
             {k: v for k, v in state.entries.values() if v.kind is Kind.DATE}.items(),
             key=lambda kv: kv[1].quantity,
@@ -222,14 +218,15 @@ class DPDateOperator(DPOperator):
                 for i in range(1, len(noisy)):
                     noisy[i] = max(noisy[i], noisy[i - 1] + 1)
             released = {k: n for (k, _), n in zip(dates, noisy, strict=True)}
-        shared["released"] = released
+        state.released = released
+        state.drawn = True
 
-    def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
+    def surrogate(self, span: Span, key: str, value: Any, context: Context, state: DPDocState) -> str:
         """The span written with its perturbed quantity."""
         assert isinstance(value, Temporal)
-        if "released" not in shared:
-            self._chronology(context, shared)
-        released: dict[str, int | float] = shared["released"]
+        if not state.drawn:
+            self._chronology(context, state)
+        released = state.released
         if key not in released:
             eps = self.value_epsilon(value, self.ledger(context).epsilon_for(key))
             if span.label is Label.AGE:
@@ -243,6 +240,5 @@ class DPDateOperator(DPOperator):
         if span.label is Label.AGE:  # ages routed here still get the HIPAA grouping
             return release_age(value, released[key], DPAgeParams().over89)
         if implies_over89(value, released[key], cached_reference(context.document, context.state)):
-            assert isinstance(self.params, DPDateParams)
             return aggregate(value.parts, self.params.over89)  # post-processing of the noisy value
         return render_temporal(value, released[key])

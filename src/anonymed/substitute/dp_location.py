@@ -33,7 +33,7 @@ from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
-from anonymed.substitute.dp_common import DPOperator, DPParams
+from anonymed.substitute.dp_common import DPDocState, DPOperator, DPParams
 from anonymed.substitute.places import Candidates, PlaceTable, load_places
 
 SCALINGS = ("paper", "calibrated")
@@ -64,7 +64,7 @@ def styled(name: str, original: str) -> str:
     return name.title() if name.isupper() else name
 
 
-class DPLocationOperator(DPOperator):
+class DPLocationOperator(DPOperator[DPLocationParams]):
     """Replace a place by one drawn from its neighbours in feature space (exponential mechanism)."""
 
     name = "dp_location"
@@ -74,7 +74,6 @@ class DPLocationOperator(DPOperator):
         """Check radius, k, scaling, normalisation; load the table and check the features exist."""
         super().validate()
         p = self.params
-        assert isinstance(p, DPLocationParams)
         if not p.radius_km > 0 or not (isinstance(p.k, int) and p.k >= 2):
             raise ConfigError(f"dp_location needs radius_km > 0 and k >= 2, got {p.radius_km!r}, {p.k!r}")
         if p.scaling not in SCALINGS or p.normalise not in NORMALISATIONS:
@@ -89,12 +88,10 @@ class DPLocationOperator(DPOperator):
 
     def table(self) -> PlaceTable:
         """The place table (loaded once per process)."""
-        assert isinstance(self.params, DPLocationParams)
         return load_places(self.params.table)
 
     def features(self) -> tuple[str, ...]:
         """The feature columns used for distances."""
-        assert isinstance(self.params, DPLocationParams)
         return self.params.features or self.table().feature_names or ("latitude", "longitude")
 
     def parse(self, spans: Sequence[Span], context: Context) -> dict[tuple[int, int], tuple[str, Any] | None]:
@@ -108,13 +105,11 @@ class DPLocationOperator(DPOperator):
 
     def _candidates(self, row: int) -> Candidates:
         p = self.params
-        assert isinstance(p, DPLocationParams)
         return self.table().candidates(
             row, features=self.features(), radius_km=p.radius_km, k=p.k, normalise=p.normalise
         )
 
     def _effective(self, epsilon: float) -> float:
-        assert isinstance(self.params, DPLocationParams)
         return epsilon if self.params.scaling == "paper" else epsilon / 2
 
     def choose(self, row: int, epsilon: float) -> int:
@@ -130,10 +125,10 @@ class DPLocationOperator(DPOperator):
         law = mechanisms.exponential_probabilities(found.utilities, self._effective(epsilon))
         return law[found.rows.index(row)]
 
-    def surrogate(self, span: Span, key: str, value: Any, context: Context, shared: dict[str, Any]) -> str:
+    def surrogate(self, span: Span, key: str, value: Any, context: Context, state: DPDocState) -> str:
         """The name of the drawn place, in the case style of the span."""
         p = self.params
-        assert isinstance(p, DPLocationParams) and isinstance(value, int)
+        assert isinstance(value, int)
         parameters = {
             "utility": "1 - d",
             "weights": "exp(epsilon*U)" if p.scaling == "paper" else "exp(epsilon*U/2)",
@@ -148,5 +143,5 @@ class DPLocationOperator(DPOperator):
         chosen = self.ledger(context).draw(
             key, "exponential", parameters, lambda eps: self.choose(value, eps)
         )
-        shared.setdefault("released", {})[key] = chosen
+        state.released[key] = chosen
         return styled(self.table().names[chosen], span.text)

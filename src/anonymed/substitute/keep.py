@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from anonymed.document import Span
-from anonymed.substitute.base import Context, Operator
+from anonymed.substitute.base import Context, Operator, OperatorParams
 
 
-class KeepOperator(Operator):
+class KeepOperator(Operator[OperatorParams]):
     """Return the original text unchanged."""
 
     name = "keep"

@@ -16,7 +16,7 @@ class RedactParams(OperatorParams):
     mask: str = "*"
 
 
-class RedactOperator(Operator):
+class RedactOperator(Operator[RedactParams]):
     """Mask or remove a span."""
 
     name = "redact"
@@ -25,13 +25,11 @@ class RedactOperator(Operator):
     def validate(self) -> None:
         """The mask must be empty or a single character."""
         super().validate()
-        assert isinstance(self.params, RedactParams)
         if len(self.params.mask) > 1:
             raise ConfigError(f"redact mask must be one character or empty, got {self.params.mask!r}")
 
     def operate(self, span: Span, context: Context) -> str:
         """The masked span (keeps its length and line breaks) or the empty string."""
-        assert isinstance(self.params, RedactParams)
         if not self.params.mask:
             return ""
         return "".join(ch if ch in "\r\n" else self.params.mask for ch in span.text)

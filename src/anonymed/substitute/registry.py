@@ -35,24 +35,26 @@ BUILTIN_OPERATORS: Final[Mapping[str, str]] = MappingProxyType(
 ENTRY_POINT_GROUP: Final = "anonymed.operators"
 
 #: every operator by name: the built-in ones, those registered in code, those of installed packages
-OPERATORS: Final[Registry[Operator]] = Registry("operator", Operator, BUILTIN_OPERATORS, ENTRY_POINT_GROUP)
+OPERATORS: Final[Registry[Operator[Any]]] = Registry(
+    "operator", Operator, BUILTIN_OPERATORS, ENTRY_POINT_GROUP
+)
 
 #: the built-in operator of every label, under the profiles (``anonymed.profiles``): the default profile
 #: moves dates (``date_shift``) and ages (``age_noise``); the ``dp`` profile uses the DP operators
 DEFAULT_OPERATORS: Final[Mapping[Label, str]] = MappingProxyType(dict.fromkeys(Label, "fake"))
 
 
-def operator_class(name: str) -> type[Operator]:
+def operator_class(name: str) -> type[Operator[Any]]:
     """The operator class registered under ``name``."""
     return OPERATORS.resolve(name)
 
 
-def register_operator(name: str, cls: type[Operator], *, replace: bool = False) -> None:
+def register_operator(name: str, cls: type[Operator[Any]], *, replace: bool = False) -> None:
     """Make ``cls`` available under ``name`` in this process (configurations can then name it)."""
     OPERATORS.register(name, cls, replace=replace)
 
 
-def build_operator(name: str, params: Mapping[str, Any] | None = None) -> Operator:
+def build_operator(name: str, params: Mapping[str, Any] | None = None) -> Operator[Any]:
     """Instantiate and validate the operator ``name`` with parameters from configuration."""
     cls = operator_class(name)
     try:

@@ -31,7 +31,7 @@ class Substituter:
 
     def __init__(
         self,
-        operators: Mapping[Label, Operator],
+        operators: Mapping[Label, Operator[Any]],
         *,
         patient_key: bytes | None = None,
         epsilon: float | None = None,
@@ -42,7 +42,7 @@ class Substituter:
         self.epsilon = epsilon
         self.epsilon_weights = dict(epsilon_weights or {})
 
-    def operator_for(self, span: Span) -> Operator:
+    def operator_for(self, span: Span) -> Operator[Any]:
         """The operator configured for the span's label."""
         try:
             return self.operators[span.label]
@@ -92,7 +92,7 @@ def count_key(label: str, operator: str, outcome: str) -> str:
 
 
 def _expected_unchanged(
-    spans: tuple[Span, ...], privacy: Mapping[str, Any], operator_for: Callable[[Span], Operator]
+    spans: tuple[Span, ...], privacy: Mapping[str, Any], operator_for: Callable[[Span], Operator[Any]]
 ) -> Counter[str]:
     """Sum over DP spans of P(surrogate = original), in millionths, keyed like the outcome counts."""
     by_offsets = {(s.start, s.end): s for s in spans}

@@ -16,7 +16,7 @@ class TagParams(OperatorParams):
     template: str = "[{label}]"
 
 
-class TagOperator(Operator):
+class TagOperator(Operator[TagParams]):
     """Replace a span by its label tag."""
 
     name = "tag"
@@ -25,7 +25,6 @@ class TagOperator(Operator):
     def validate(self) -> None:
         """Check that the template only uses known fields."""
         super().validate()
-        assert isinstance(self.params, TagParams)
         try:
             self.params.template.format(label="X", subtype="x")
         except (KeyError, IndexError, ValueError):
@@ -35,5 +34,4 @@ class TagOperator(Operator):
 
     def operate(self, span: Span, context: Context) -> str:
         """The tag for the span's label."""
-        assert isinstance(self.params, TagParams)
         return self.params.template.format(label=span.label.value, subtype=span.subtype or "")

@@ -25,7 +25,7 @@ from anonymed.dates.over89 import (
     implies_over89,
 )
 from anonymed.dates.temporal import Kind, Temporal
-from anonymed.dates.values import ORDERS, read_values
+from anonymed.dates.values import ORDERS, ReadingKey, read_values
 from anonymed.document import Span
 from anonymed.errors import ConfigError
 from anonymed.substitute.base import Context, Operator, OperatorParams
@@ -53,22 +53,16 @@ def year_of(value: Temporal) -> int | None:
     return dt.date.fromordinal(int(value.quantity)).year
 
 
-class YearOnlyOperator(Operator):
+class YearOnlyOperator(Operator[YearOnlyParams]):
     """Keep at most the year of a date (see the module docstring)."""
 
     name = "year_only"
     params_type = YearOnlyParams
 
-    @property
-    def year_params(self) -> YearOnlyParams:
-        """The parameters, typed."""
-        assert isinstance(self.params, YearOnlyParams)
-        return self.params
-
     def validate(self) -> None:
         """No digit in the redaction text; a valid over-89 marker and numeric order."""
         super().validate()
-        p = self.year_params
+        p = self.params
         if any(ch.isdigit() for ch in p.redacted) or p.numeric_order not in ORDERS:
             raise ConfigError(
                 f"year_only needs a redaction text without digits and a numeric order in {ORDERS}, "
@@ -78,13 +72,13 @@ class YearOnlyOperator(Operator):
 
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Read the document's dates once."""
-        read_values(spans, context, self.year_params.numeric_order, self._key())
+        read_values(spans, context, self.params.numeric_order, self._key())
 
-    def _key(self) -> str:
-        return f"year_only:{id(self)}"
+    def _key(self) -> ReadingKey:
+        return ReadingKey(f"year_only:{id(self)}")
 
     def _value(self, span: Span, context: Context) -> Temporal | None:
-        return read_values([span], context, self.year_params.numeric_order, self._key()).get(
+        return read_values([span], context, self.params.numeric_order, self._key()).get(
             (span.start, span.end)
         )
 
@@ -95,7 +89,7 @@ class YearOnlyOperator(Operator):
 
     def operate(self, span: Span, context: Context) -> str:
         """The year alone, the over-89 marker, or the redaction text."""
-        p = self.year_params
+        p = self.params
         value = self._value(span, context)
         year = None if value is None else year_of(value)
         if value is None or year is None:

@@ -63,22 +63,16 @@ def generalise_zip(text: str, keep: int, restricted: frozenset[str]) -> str:
     return "".join(out)
 
 
-class Zip3Operator(Operator):
+class Zip3Operator(Operator[Zip3Params]):
     """ZIP codes to their first digits, states and countries kept, other places replaced."""
 
     name = "zip3"
     params_type = Zip3Params
 
-    @property
-    def zip_params(self) -> Zip3Params:
-        """The parameters, typed."""
-        assert isinstance(self.params, Zip3Params)
-        return self.params
-
     def validate(self) -> None:
         """Digits between 0 and 3; three-digit restricted prefixes; another operator for places."""
         super().validate()
-        p = self.zip_params
+        p = self.params
         if any(not 0 <= n <= 3 for n in p.digits.values()) or any(len(r) != 3 for r in p.restricted):
             raise ConfigError("zip3 keeps 0 to 3 digits and restricts three-digit prefixes")
         check_other_operator(self, p.places, "places")
@@ -87,7 +81,7 @@ class Zip3Operator(Operator):
         """Prepare the places operator for the places it will replace."""
         places = [s for s in spans if not self._is_zip(s) and s.subtype not in _KEPT]
         if places:
-            fallback_for(self, self.zip_params.places).prepare(places, context)
+            fallback_for(self, self.params.places).prepare(places, context)
 
     @staticmethod
     def _is_zip(span: Span) -> bool:
@@ -101,7 +95,7 @@ class Zip3Operator(Operator):
 
     def operate(self, span: Span, context: Context) -> str:
         """The generalised ZIP code, the state or country itself, or the places operator's surrogate."""
-        p = self.zip_params
+        p = self.params
         if span.subtype in _KEPT:
             return span.text
         if self._is_zip(span):

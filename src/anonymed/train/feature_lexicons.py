@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
-from anonymed.detect.lexicons.tokens import fold
 from anonymed.detect.tagger.features import FeatureLexicons
+from anonymed.detect.tokens import fold
 from anonymed.document import Document
 from anonymed.labels import Label
 

@@ -189,7 +189,7 @@ def test_spans_carry_source_score_and_offsets_that_slice_the_text() -> None:
 
 def test_switches_turn_off_names_or_places() -> None:
     text = "Dr. Vasquez saw her in Baltimore."
-    no_names = LexiconDetector(names=False)
+    no_names = LexiconDetector(LexiconParams(names=False))
     no_places = LexiconDetector(LexiconParams(places=False))
     assert {s.label for s in spans_of(text, detector=no_names)} == {Label.LOCATION}
     assert {s.label for s in spans_of(text, detector=no_places)} == {Label.NAME}
@@ -199,15 +199,15 @@ def test_high_recall_accepts_lone_listed_names_in_upper_case_notes() -> None:
     text = "PT RESTING. SUSAN AWARE OF PLAN."
     assert covered(text, "SUSAN") is None
     assert covered(text, "SUSAN", "en") is None
-    eager = LexiconDetector(high_recall=True)
+    eager = LexiconDetector(LexiconParams(high_recall=True))
     assert any(s.text == "SUSAN" for s in spans_of(text, detector=eager))
 
 
 def test_bad_options_are_config_errors() -> None:
     with pytest.raises(ConfigError, match="min_city_population"):
         LexiconParams(min_city_population=-1)
-    with pytest.raises(ConfigError, match="unknown lexicons options"):
-        LexiconDetector(colour="blue")
+    with pytest.raises(ConfigError, match="colour"):
+        build_detector("lexicons", {"colour": "blue"})
 
 
 def test_detector_is_registered_and_lists_load_once() -> None:

@@ -28,12 +28,12 @@ def test_the_registry_builds_the_pattern_detector() -> None:
 
 
 def test_options_can_be_given_as_a_mapping() -> None:
-    assert PatternDetector({"high_recall": True}).params.high_recall is True
+    assert build_detector("patterns", {"high_recall": True}).params.high_recall is True
 
 
 def test_unknown_options_are_configuration_errors_naming_the_option() -> None:
     with pytest.raises(ConfigError, match="recal"):
-        PatternDetector({"recal": True})
+        build_detector("patterns", {"recal": True})
 
 
 def test_detect_reads_the_document_language() -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from anonymed.detect.tagger.features import tokenize
 from anonymed.detect.tagger.prune import prune_names
+from anonymed.detect.tokens import alnum_tokens
 
 
 def pruned(text: str, tagged: dict[str, str]) -> list[str]:
     """The words still tagged after pruning, when the model tagged the words of ``tagged`` (word -> label)."""
-    tokens = tokenize(text)
+    tokens = alnum_tokens(text)
     labels = [tagged.get(token.text, "O") for token in tokens]
     prune_names(text, tokens, labels)
     return [token.text for token, label in zip(tokens, labels, strict=True) if label != "O"]

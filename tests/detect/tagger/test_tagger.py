@@ -9,8 +9,8 @@ from tagger_corpus import tiny_corpus, tiny_lexicons
 
 from anonymed.detect.registry import build_detector, detector_class
 from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams, shipped_model_path
-from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import TaggerModel, TrainingParams, token_labels, train_model
+from anonymed.detect.tokens import TaggerToken
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
 from anonymed.labels import Label
@@ -55,9 +55,9 @@ def test_empty_text_gives_no_span(tiny_model: TaggerModel) -> None:
 
 
 def _tokens(text: str) -> list[TaggerToken]:
-    from anonymed.detect.tagger.features import tokenize
+    from anonymed.detect.tokens import alnum_tokens
 
-    return tokenize(text)
+    return alnum_tokens(text)
 
 
 @pytest.mark.parametrize(

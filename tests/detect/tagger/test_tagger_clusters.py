@@ -10,9 +10,10 @@ from tagger_corpus import tiny_corpus, tiny_lexicons
 
 from anonymed.detect.tagger.clusters import WordClusters
 from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
-from anonymed.detect.tagger.features import FeatureLexicons, Featurizer, tokenize
+from anonymed.detect.tagger.features import FeatureLexicons, Featurizer
 from anonymed.detect.tagger.model import TaggerModel, TrainingParams, train_model
 from anonymed.detect.tagger.triggers import context_features, trigger_classes
+from anonymed.detect.tokens import alnum_tokens
 from anonymed.errors import ResourceError
 from anonymed.train.word_clusters import build_clusters, spherical_kmeans
 
@@ -99,7 +100,7 @@ def test_trigger_features_reach_three_tokens_each_way() -> None:
 
 def test_featurizer_adds_cluster_and_trigger_features_only_when_asked(clusters: WordClusters) -> None:
     lexicons = FeatureLexicons({})
-    tokens = tokenize("spoke with wife jane")
+    tokens = alnum_tokens("spoke with wife jane")
     plain = Featurizer(lexicons).featurize(tokens)[3]
     rich = Featurizer(lexicons, clusters, triggers=True).featurize(tokens)[3]
     assert not any(f.startswith(("cl", "trig")) for f in plain)

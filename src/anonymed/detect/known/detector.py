@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from anonymed.detect.base import Detector
+from anonymed.detect.base import Detector, DetectorParams
 from anonymed.detect.known.people import People, Target, name_keys
 from anonymed.detect.known.rosters import Roster
 from anonymed.detect.known.values import (
@@ -42,7 +42,7 @@ KNOWN_TYPO_SCORE: Final = 0.9
 
 
 @dataclass(frozen=True)
-class KnownParams:
+class KnownParams(DetectorParams):
     """Options: typos for the record's names (and for the roster's), and the site's roster."""
 
     typos: bool = True
@@ -78,14 +78,14 @@ def _sort(items: Iterable[Known], lang: str) -> _Record:
     return record
 
 
-class KnownDetector(Detector):
+class KnownDetector(Detector[KnownParams]):
     """Finds the record's known identifiers and the site's clinicians and places in the note."""
 
     name: ClassVar[str] = "known"
     params_type = KnownParams
 
     def __init__(self, params: KnownParams | None = None) -> None:
-        self.params = params if params is not None else KnownParams()
+        super().__init__(params)
         self._dates = PatternDetector()
         #: the last records built, by (items, lang): the texts of one patient (a FHIR export's notes,
         #: narratives and codes' text) carry the same list, and building it is half the detector's time

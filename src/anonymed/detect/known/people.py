@@ -20,8 +20,8 @@ from functools import cache
 from typing import Final
 
 from anonymed.detect.known.fuzzy import typo_map
-from anonymed.detect.lexicons.tokens import LOWER, Token, upper_ratio
 from anonymed.detect.phrases import PhraseIndex, phrase_words, token_keys
+from anonymed.detect.tokens import LOWER, Token, upper_ratio
 from anonymed.labels import Label
 
 #: separators that join two pieces of one person's name into one span

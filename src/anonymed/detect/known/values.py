@@ -21,8 +21,8 @@ from functools import cache
 from typing import Final
 
 from anonymed.detect.known.people import Target, in_capitals, stands_out
-from anonymed.detect.lexicons.tokens import Token
 from anonymed.detect.phrases import PhraseIndex, phrase_words, token_keys
+from anonymed.detect.tokens import Token
 from anonymed.document import Span
 from anonymed.known import Known
 from anonymed.labels import Label

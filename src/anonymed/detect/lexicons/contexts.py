@@ -25,110 +25,45 @@ from collections.abc import Iterator
 from typing import ClassVar, Final
 
 from anonymed.detect.base import Detector, DetectorParams
-from anonymed.detect.lexicons.context import FUNCTION_WORDS, words
+from anonymed.detect.lexicons.context import FUNCTION_WORDS
+from anonymed.detect.lexicons.contexts_words import (
+    ABBREVIATION_CUES,
+    AMBIGUOUS_TITLES,
+    CONTACT_VERBS,
+    CREDENTIALS,
+    DOCUMENTS,
+    GENERIC_TAILS,
+    INSTITUTION_HEADS,
+    INSTITUTION_TAILS,
+    NOT_SUBJECTS,
+    PA_NOUNS,
+    ROLE_WORDS,
+    ROLES,
+    SAINTS,
+    SPECIES,
+    SPEECH_AFTER,
+    TITLES,
+    TRIGGERS,
+    UNITS,
+    WEAK_HEADS,
+)
 from anonymed.detect.lexicons.resources import NameLists, name_lists
-from anonymed.detect.lexicons.tokens import LOWER, UPPER, Token, upper_ratio
+from anonymed.detect.tokens import LOWER, UPPER, Token
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 
 SOURCE: Final = "contexts"
 
-#: titles after which any word but a role or function word is a name
-TITLES: Final = words("mrs mr ms miss dr drs doctor rabbi rev reverend father fr sister")
-#: titles that are clinical abbreviations too (MS mental status, MR mitral regurgitation): need a name word
-AMBIGUOUS_TITLES: Final = words("ms mr miss sister father fr")
-#: role abbreviations and role words written before a clinician's name
-ROLES: Final = words("np nps ho rn md resident attending fellow intern nurse chaplain hospitalist")
-#: credentials after a name without a comma ("Painter MD")
-CREDENTIALS: Final = words("md rn np pa phd crna lpn rrt")
-#: words of speech or report that a name follows ("per", "spoke with", "reported to")
-SPEECH_AFTER: Final = {
-    "per": frozenset({""}),
-    "spoke": words("with to"),
-    "talked": words("with to"),
-    "discussed": words("with"),
-    "reported": words("to"),
-    "paged": frozenset({""}),
-    "notified": frozenset({""}),
-    "called": frozenset({""}),
-    "informed": frozenset({""}),
-    "updated": frozenset({""}),
-}
-#: verbs of contact that a first name opens a clause with ("bill called", "BEA TURA AWARE")
-CONTACT_VERBS: Final = words(
-    "called calls phoned visited visits visiting came aware notified updated spoke arrived left informed "
-    "wants wishes states stated said says agrees agreed"
-)
-#: words that say who someone is, never who (kept out of names)
-ROLE_WORDS: Final = words(
-    "patient patients pt pts family team staff doctor md mds rn np pa ho nurse nurses resident attending "
-    "fellow intern wife husband son daughter mother father sister brother friend proxy hcp case manager "
-    "social worker dr mr mrs ms sw cm rt ot"
-)
-#: what "per" and "as per" refer to besides people: documents, systems, orders
-DOCUMENTS: Final = words(
-    "carevue flowsheet flowsheets flow sheet protocol protocal protocols reqs order orders nsg nursing md "
-    "policy guidelines routine metavision epic cerner chart mar"
-)
-#: clinical nouns after "PA" that make it the pulmonary artery, not a physician assistant
-PA_NOUNS: Final = words("line cath catheter pressure pressures pressure's port tracing numbers pas pad")
-#: modal and auxiliary words that are also first names or that never start a name
-NOT_SUBJECTS: Final = words("will may can mark")
-#: epithets of bacteria and fungi written after an initial ("P. aeruginosa", "C. diff")
-SPECIES: Final = words(
-    "aeruginosa coli aureus epidermidis pneumoniae difficile diff dif albicans glabrata faecalis faecium "
-    "marcescens cloacae mirabilis influenzae baumannii maltophilia jirovecii carinii fragilis perfringens "
-    "pyogenes agalactiae viridans lugdunensis hominis haemolyticus capitis warneri"
-)
-#: words that close an institution's name ("Baltimore Rehab", "Laurel Regional", "North Campus")
-INSTITUTION_TAILS: Final = words(
-    "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
-    "centre ctr health healthcare institute infirmary hospice va"
-)
-#: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before
-#: them must be no common words
-GENERIC_TAILS: Final = words("house center centre ctr health healthcare institute manor campus")
-#: words that open an institution's name ("Holy Cross", "Sacred Heart", "St. Agnes", "U Maryland")
-INSTITUTION_HEADS: Final = words("holy sacred st saint ste good mount mt u univ university")
-#: heads that are also ordinary words or units ("GOOD AMTS", "1 U PRBC"): they need a place word after them
-#: that is no common word, or a capitalised one in a cased note
-WEAK_HEADS: Final = words("good u st saint ste mount mt holy sacred")
-#: saints open a hospital's name only before a given name ("St. Agnes", "Saint Joseph")
-SAINTS: Final = words("st saint ste")
-#: place cues before an abbreviated institution ("at GH", "from GBMC", "@ XYZ")
-ABBREVIATION_CUES: Final = words("at from into")
-#: hospital units and services written in capitals that are no place name
-UNITS: Final = words(
-    "micu sicu csru ccu nicu picu tsicu cvicu pacu ed er or icu osh ccu msicu cticu ctsicu ncu ncicu rehab "
-    "ems ekg ecg cxr ct mri ir cath lab gi ob gyn ent pt ot rt sw cm np md rn pa va"
-)
-
-#: every word that can start a rule (an initial, a single letter, starts one too)
-TRIGGERS: Final = (
-    TITLES
-    | frozenset(SPEECH_AFTER)
-    | ROLES
-    | CREDENTIALS
-    | CONTACT_VERBS
-    | INSTITUTION_TAILS
-    | INSTITUTION_HEADS
-    | ABBREVIATION_CUES
-    | {"family"}
-)
-
 #: a hit: (first word, end word exclusive, label, subtype, rule)
 Hit = tuple[int, int, Label, str | None, str]
 
 
-class ContextDetector(Detector):
+class ContextDetector(Detector[DetectorParams]):
     """Names and places announced by their context (English); mostly a source of hints for the tagger."""
 
     name: ClassVar[str] = SOURCE
     languages: ClassVar[frozenset[str]] = frozenset({"en"})
-
-    def __init__(self, params: DetectorParams | None = None) -> None:
-        self.params = params if params is not None else DetectorParams()
 
     def detect(self, doc: Document) -> list[Span]:
         """Spans of ``doc.text`` announced by a context (source ``contexts.<rule>``)."""
@@ -139,7 +74,7 @@ class ContextDetector(Detector):
         tokens = view.words
         if not tokens:
             return []
-        caps = view.shared("upper ratio", lambda: upper_ratio(tokens)) >= 0.5
+        caps = view.upper_ratio >= 0.5
         rules = _Rules(view.text, tokens, name_lists(), view.lang, caps)
         spans = []
         for first, end, label, subtype, rule in rules.hits():

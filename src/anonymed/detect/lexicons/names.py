@@ -7,7 +7,7 @@ from typing import Final
 
 from anonymed.detect.lexicons import context as cx
 from anonymed.detect.lexicons.resources import NameLists
-from anonymed.detect.lexicons.tokens import LOWER, OTHER, TITLE, UPPER, Token
+from anonymed.detect.tokens import LOWER, OTHER, TITLE, UPPER, Token
 
 #: how a token can take part in a name
 NO: Final = 0  # function word, digits, common word that is no name
@@ -21,8 +21,7 @@ LETTER: Final = 5  # one capital letter alone ("Dr L Rostain")
 WEAK_NONE: Final = 0
 WEAK_GIVEN: Final = 1  # listed first names only, unless capitals are informative
 WEAK_ANY: Final = 2
-#: how far an unknown word is accepted by a rule
-UNK_NONE: Final = 0
+#: how far an unknown word is accepted by a rule (every rule accepts some: no "never" level)
 UNK_STAND: Final = 1  # only if it stands out by its capitals in a note not written in capitals
 UNK_ANY: Final = 2
 

@@ -5,17 +5,16 @@ from __future__ import annotations
 from typing import Final
 
 from anonymed.detect.lexicons import context as cx
-from anonymed.detect.lexicons.context import words
 from anonymed.detect.lexicons.names import NO, STRONG, UNKNOWN, View
 from anonymed.detect.lexicons.resources import Gazetteer, NameLists, us_state_codes
-from anonymed.detect.lexicons.tokens import LOWER, OTHER, TITLE, UPPER
+from anonymed.detect.tokens import LOWER, OTHER, TITLE, UPPER, word_set
 
 #: a place hit: (first token, end token exclusive, score, subtype)
 Hit = tuple[int, int, float, str | None]
 
-_LINKS: Final = words("sur sous les le la de du des d' l' en et aux au of the")
+_LINKS: Final = word_set("sur sous les le la de du des d' l' en et aux au of the")
 #: common words that often make up hospital names ("Sacred Heart", "Holy Cross", "General")
-_HOSPITAL_WORDS: Final = words(
+_HOSPITAL_WORDS: Final = word_set(
     "general memorial sacred heart holy cross mercy university county regional community children "
     "childrens mount good samaritan union city veterans state north south east west central valley "
     "shore harbor square lady adventist baptist methodist presbyterian lutheran providence hope grace "
@@ -246,7 +245,7 @@ def _street_fr(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
     return (start, end, 0.85, "street")
 
 
-_STRICT_TYPES: Final = words("dr ct st pl way close walk route row ter av")
+_STRICT_TYPES: Final = word_set("dr ct st pl way close walk route row ter av")
 
 
 def _strict_word(view: View, i: int) -> bool:

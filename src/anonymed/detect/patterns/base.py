@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from anonymed.detect.base import DetectorParams
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -25,7 +26,7 @@ _UNIT = re.compile(
 
 
 @dataclass(frozen=True)
-class PatternParams:
+class PatternParams(DetectorParams):
     """Options of the pattern detector: ``high_recall`` also keeps weaker, context-poor candidates.
 
     ``times`` also reports clock times as DATE/time; off by default because HIPAA Safe Harbor lists
@@ -88,11 +89,6 @@ Finder = Callable[[Scan], Iterable[Span]]
 def any_in(words: Iterable[str], vocabulary: frozenset[str]) -> bool:
     """Whether one of ``words`` belongs to ``vocabulary``."""
     return any(word in vocabulary for word in words)
-
-
-def words(text: str) -> frozenset[str]:
-    """A vocabulary from a whitespace-separated string."""
-    return frozenset(text.split())
 
 
 def resolve_overlaps(spans: Iterable[Span]) -> list[Span]:

@@ -7,7 +7,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan, words
+from anonymed.detect.patterns.base import Scan
+from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -139,7 +140,7 @@ def _phones(scan: Scan) -> Iterator[Span]:
 
 
 #: top-level domains common enough to vouch for an address whose host name has no letter (163.com)
-_COMMON_TLDS: Final = words("com org net edu gov mil int io info biz fr uk de eu us ca au be ch es it nl")
+_COMMON_TLDS: Final = word_set("com org net edu gov mil int io info biz fr uk de eu us ca au be ch es it nl")
 
 
 def email_ok(address: str) -> bool:

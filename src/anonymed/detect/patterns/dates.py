@@ -7,7 +7,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan, any_in, words
+from anonymed.detect.patterns.base import Scan, any_in
+from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -31,7 +32,7 @@ _SHORT: Final = re.compile(r"(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{2}|\d)(?
 PATTERNS: Final = (_DMY, _DMY_SPACED, _COMPACT, _YMD, _MY, _SHORT)
 
 #: words just before a number pair that make it a setting, a score or a fraction, not a date
-_RATIO_BEFORE: Final = words(
+_RATIO_BEFORE: Final = word_set(
     "ps psv cpap bipap imv simv peep vent vented ventilator flowby flow mode settings setting pain cp "
     "angina strength motor grip murmur sem hsm co/ci ci svr rales crackles cxs crackle up gcs scale score "
     "ratio titer titre titers dilution rated rates rate eva x grade bp pa pap cvp nbp abp art "
@@ -39,7 +40,7 @@ _RATIO_BEFORE: Final = words(
     "page pages pg sheet pupils pupil perrl perrla"
 )
 #: words just after a number pair that make it a setting, a score or a fraction
-_RATIO_AFTER: Final = words(
+_RATIO_AFTER: Final = word_set(
     "peep ps cm cmh2o pain cp angina str strength up sem murmur ns nss of ips psv cpap pressure support "
     "rule assist dose doses strength mmhg sat sats mm scale semaines jours mois ans weeks days months years "
     "fois times bottles bottle sets pages views cultures"
@@ -56,12 +57,12 @@ _PAIN_NEAR: Final = re.compile(
     r"\b(?:pain|cp|c/o|discomfort|douleur|eva|en|angina|ache|headache|scale)\b", re.I
 )
 #: words right before a pair that make it a date even in a ventilator context
-_STRONG_DATE_BEFORE: Final = words(
+_STRONG_DATE_BEFORE: Final = word_set(
     "since until till dated due depuis le du au placed admitted extubate extubated extubation "
     "reintubation intubated intubation surgery"
 )
 #: words before a number pair that make it a date
-_DATE_BEFORE: Final = words(
+_DATE_BEFORE: Final = word_set(
     "on since from until till dated date le du au depuis admitted seen dob ddn né née born jusqu'au "
     "jusqu'à due last next"
 )

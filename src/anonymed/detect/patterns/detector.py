@@ -3,11 +3,9 @@ codes and ages, in English and French."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Mapping
 from functools import partial
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
 from anonymed.detect.base import Detector
 from anonymed.detect.custom import compile_patterns
@@ -28,7 +26,6 @@ from anonymed.detect.patterns.base import Finder, PatternParams, Scan, resolve_o
 from anonymed.detect.patterns.recognizer import find_declared
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
-from anonymed.errors import ConfigError
 from anonymed.labels import Label
 
 __all__ = ["FINDERS", "PatternDetector", "PatternParams", "all_patterns", "mark_births"]
@@ -89,26 +86,14 @@ def mark_births(scan: Scan, spans: list[Span]) -> list[Span]:
     return marked
 
 
-def _params(value: PatternParams | Mapping[str, Any] | None) -> PatternParams:
-    if value is None:
-        return PatternParams()
-    if isinstance(value, PatternParams):
-        return value
-    known = {field.name for field in dataclasses.fields(PatternParams)}
-    unknown = set(value) - known
-    if unknown:
-        raise ConfigError(f"unknown pattern detector options {sorted(unknown)}; known: {sorted(known)}")
-    return PatternParams(**dict(value))
-
-
-class PatternDetector(Detector):
+class PatternDetector(Detector[PatternParams]):
     """Finds dates, contacts, identifiers, postal codes and ages with validated regular expressions."""
 
     name: ClassVar[str] = "patterns"
     params_type = PatternParams
 
-    def __init__(self, params: PatternParams | Mapping[str, Any] | None = None) -> None:
-        self.params = _params(params)
+    def __init__(self, params: PatternParams | None = None) -> None:
+        super().__init__(params)
         self.custom = compile_patterns(self.params.custom)  # the site's formats (anonymed.detect.custom)
 
     def detect(self, doc: Document) -> list[Span]:
@@ -118,7 +103,7 @@ class PatternDetector(Detector):
     def detect_view(self, view: NoteView) -> list[Span]:
         """Non-overlapping spans found in the view's document; its shared word keys let some recognizers
         skip a note early (no month or weekday name: no named date)."""
-        keys = view.shared("word keys", lambda: frozenset(word.key for word in view.words))
+        keys = view.word_keys
         return self._scan(Scan(view.text, view.lang, self.params, keys))
 
     def detect_text(self, text: str, lang: str = "en") -> list[Span]:

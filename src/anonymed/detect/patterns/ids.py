@@ -7,7 +7,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan, words
+from anonymed.detect.patterns.base import Scan
+from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -38,7 +39,7 @@ _CUES: Final = (
     ),
 )
 #: the first word of every cue above, as a folded word key (plus "#", "°", "º", looked for in the text)
-_CUE_KEYS: Final = words(
+_CUE_KEYS: Final = word_set(
     "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
     "encounter dossier billing no number identifier ref case specimen accession license licence rpps "
     "adeli finess policy member badge passport passeport permis"

@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan, words
+from anonymed.detect.patterns.base import Scan
+from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -30,7 +31,7 @@ _STREET: Final = re.compile(
     re.I,
 )
 #: capitalised words after a number that are units or common words, not towns
-_NOT_CITY: Final = words(
+_NOT_CITY: Final = word_set(
     "UI IU U UFC CFU Unités Units Unit Le La Les Et Ou De Du Des En Au Dr Pr Mme Mr Mlle Monsieur Madame "
     "Patients Patient Cas Mg Ml"
 )

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.lexicons.tokens import fold
-from anonymed.detect.patterns.base import Scan, any_in, words
+from anonymed.detect.patterns.base import Scan, any_in
+from anonymed.detect.tokens import fold, word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -105,11 +105,11 @@ PATTERNS: Final = (
 )
 
 #: month tokens that are also common words (may, mar = MAR chart, dec = decreased, sept = seven)
-_AMBIGUOUS: Final = words("may march mar dec sep sept")
-_BARE_EN: Final = words("january february april june july august september october november december")
-_BARE_FR: Final = words(_FR_FULL)
-_WEEKDAYS: Final = words(_WEEKDAY_NAMES)
-_BARE_CUES: Final = words(
+_AMBIGUOUS: Final = word_set("may march mar dec sep sept")
+_BARE_EN: Final = word_set("january february april june july august september october november december")
+_BARE_FR: Final = word_set(_FR_FULL)
+_WEEKDAYS: Final = word_set(_WEEKDAY_NAMES)
+_BARE_CUES: Final = word_set(
     "in on since from until till early late mid last next this of by during en depuis début fin mi dès "
     "jusqu'en le ce au du courant avant après"
 )

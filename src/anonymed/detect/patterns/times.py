@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan, any_in, words
+from anonymed.detect.patterns.base import Scan, any_in
+from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -27,7 +28,7 @@ _RANGE: Final = re.compile(
 
 PATTERNS: Final = (_COLON, _FRENCH, _FRENCH_HOUR, _MERIDIEM, _HOURS_WORD, _CUED, _RANGE)
 
-_RATIO: Final = words("ratio titer titre titers dilution i:e ie i/e dilué diluted odds scale")
+_RATIO: Final = word_set("ratio titer titre titers dilution i:e ie i/e dilué diluted odds scale")
 
 
 def _maybe_year(digits: str) -> bool:

@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan, any_in, words
+from anonymed.detect.patterns.base import Scan, any_in
+from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -19,15 +20,15 @@ _TWO: Final = re.compile(r"(?<![\w./,:+=-])\d{2}(?![\w/%'’]|[.,:-]\d)")
 
 PATTERNS: Final = (_FOUR, _APOSTROPHE, _TWO)
 
-_YEAR_CUES: Final = words(
+_YEAR_CUES: Final = word_set(
     "in since from until till of en depuis année annee year years born né née circa dès des vers avant "
     "après jusqu'en fin début debut summer winter spring fall autumn été hiver printemps automne early "
     "late mid between and et around about dated class"
 )
 #: cues shared by years and clock times ("until 2000" is more often 8 pm than a year)
-_TIME_CUES: Final = words("until till from by to between and around about vers après avant dès")
+_TIME_CUES: Final = word_set("until till from by to between and around about vers après avant dès")
 #: events of a medical history that are often followed by their year (general clinical abbreviations)
-_EVENTS: Final = words(
+_EVENTS: Final = word_set(
     "mi cva cabg avr mvr ptca pci stent stents tia dvt pe aaa redo repair ca cancer dx diagnosed fx "
     "surgery chole cholecystectomy appy appendectomy tah bso hysterectomy nephrectomy mastectomy "
     "lobectomy colectomy transplant ablation cardioversion pacer pacemaker aicd icd thr tkr orif "

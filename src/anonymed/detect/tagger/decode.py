@@ -6,9 +6,8 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Final
 
-from anonymed.detect.lexicons.tokens import fold
-from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import OUTSIDE
+from anonymed.detect.tokens import TaggerToken, fold
 from anonymed.document import Span
 
 SOURCE: Final = "tagger"

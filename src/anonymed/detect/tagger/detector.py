@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
-from anonymed.detect.base import Detector
+from anonymed.detect.base import Detector, DetectorParams
 from anonymed.detect.tagger.decode import (
     SOURCE,
     anchor_tokens,
@@ -20,9 +20,9 @@ from anonymed.detect.tagger.decode import (
     trust_hints,
 )
 from anonymed.detect.tagger.family import Tagger, load_tagger
-from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import OUTSIDE, SURE_OUTSIDE
 from anonymed.detect.tagger.prune import prune_names
+from anonymed.detect.tokens import TaggerToken
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
@@ -62,7 +62,7 @@ _NEUTRAL: Final = LanguageDecoding()
 
 
 @dataclass(frozen=True)
-class TaggerParams:
+class TaggerParams(DetectorParams):
     """Options of the tagger.
 
     A token is PHI when the model's probability that it is outside any PHI, P(O), is below ``threshold``.
@@ -120,14 +120,11 @@ def load_model(folder: str) -> Tagger:
     return load_tagger(Path(folder))
 
 
-class TaggerDetector(Detector):
+class TaggerDetector(Detector[TaggerParams]):
     """PHI spans from the trained CRF tagger (scores are marginal probabilities of being PHI)."""
 
     name: ClassVar[str] = SOURCE
-    params_type: ClassVar[type[Any]] = TaggerParams
-
-    def __init__(self, params: TaggerParams | None = None) -> None:
-        self.params = params if params is not None else TaggerParams()
+    params_type = TaggerParams
 
     def model_for(self, lang: str) -> Tagger:
         """The model used for notes in ``lang``."""

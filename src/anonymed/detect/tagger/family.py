@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import META_FILE, HintRunner, TaggerModel
+from anonymed.detect.tokens import TaggerToken
 from anonymed.detect.view import NoteView
 from anonymed.document import Document
 from anonymed.errors import ResourceError

@@ -2,56 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from anonymed.detect.lexicons.tokens import fold
 from anonymed.detect.tagger.clusters import WordClusters
 from anonymed.detect.tagger.triggers import context_features, trigger_classes
+from anonymed.detect.tokens import TaggerToken, fold
 from anonymed.document import Span
-
-#: tagger tokens are the evaluation's tokens: maximal alphanumeric runs
-TOKEN_RE: Final = re.compile(r"[^\W_]+")
 
 #: how many neighbours on each side contribute their word features
 WINDOW: Final = 2
 _OFFSETS: Final = tuple(offset for offset in range(-WINDOW, WINDOW + 1) if offset)
-
-
-class TaggerToken(NamedTuple):
-    """One alphanumeric token with its offsets and the characters that separate it from its neighbours."""
-
-    start: int
-    end: int
-    text: str
-    before: str  # the non-space characters between the previous token and this one (at most 3)
-    newline_before: bool
-
-
-#: gaps met before: the gap string -> (its non-space characters, at most three; whether it breaks a line)
-_GAP_CACHE: dict[str, tuple[str, bool]] = {}
-
-
-def tokenize(text: str) -> list[TaggerToken]:
-    """The tagger's tokens of ``text`` in order."""
-    tokens: list[TaggerToken] = []
-    append = tokens.append
-    cache = _GAP_CACHE
-    previous_end = 0
-    for match in TOKEN_RE.finditer(text):
-        start, end = match.span()
-        gap = text[previous_end:start]
-        described = cache.get(gap)
-        if described is None:
-            described = ("".join(gap.split())[:3], "\n" in gap)
-            if len(gap) < 16 and len(cache) < 10_000:
-                cache[gap] = described
-        append(TaggerToken(start, end, text[start:end], described[0], described[1]))
-        previous_end = end
-    return tokens
 
 
 def _squeeze(classes: str) -> str:

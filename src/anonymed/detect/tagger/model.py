@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from anonymed.detect.tagger.clusters import WordClusters
-from anonymed.detect.tagger.features import FeatureLexicons, Featurizer, TaggerToken
+from anonymed.detect.tagger.features import FeatureLexicons, Featurizer
+from anonymed.detect.tokens import TaggerToken
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ResourceError

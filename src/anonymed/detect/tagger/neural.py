@@ -20,8 +20,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from anonymed.detect.lexicons.tokens import fold
-from anonymed.detect.tagger.features import FeatureLexicons, TaggerToken, case_of, mostly_upper
+from anonymed.detect.tagger.features import FeatureLexicons, case_of, mostly_upper
+from anonymed.detect.tokens import TaggerToken, fold
 from anonymed.detect.view import NoteView
 from anonymed.document import Document
 from anonymed.errors import ResourceError

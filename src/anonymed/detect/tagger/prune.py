@@ -18,17 +18,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from anonymed.detect.lexicons.resources import region_keys
-from anonymed.detect.lexicons.tokens import fold
-from anonymed.detect.tagger.features import TaggerToken
 from anonymed.detect.tagger.model import OUTSIDE
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from anonymed.detect.tokens import TaggerToken, fold, word_set
 
 #: words that say who someone is, never who: alone they are no name, at a name's edge not part of it
-ROLE_WORDS: Final = _words(
+ROLE_WORDS: Final = word_set(
     "patient patients pt pts family families team teams staff doctor doctors dr drs dr's doc physician "
     "surgeon nurse nurses md mds rn rns np nps pa ho sw cm rt ot lpn crna rrt crt phd do attending "
     "resident fellow intern hospitalist intensivist chaplain caseworker therapist sitter manager mr mrs "
@@ -38,16 +32,16 @@ ROLE_WORDS: Final = _words(
     "friends neighbor neighbour proxy hcp dtr sil dil parents kids children"
 )
 #: function words that a tagged span may swallow at its edges ("REHAB OR", "SMITH AND")
-EDGE_WORDS: Final = _words(
+EDGE_WORDS: Final = word_set(
     "a an the and or but if of in on at to for by with from as is was are were be been has had have "
     "this that who here there out up am pm also so per all both then than when while via re s"
 )
 #: of those, the ones that join two names or places rather than belong to one ("Smith and Jones")
 INNER_BREAKS: Final = EDGE_WORDS - {"of", "the", "s"}
 #: words that are a place alone only in street addresses ("SR TO ST": sinus tachycardia)
-_PLACE_FRAGMENTS: Final = _words("st ste saint")
+_PLACE_FRAGMENTS: Final = word_set("st ste saint")
 #: clinical nouns that make the capitalised word before them an eponym or a device, not a person
-EPONYM_HEADS: Final = _words(
+EPONYM_HEADS: Final = word_set(
     "sign signs reflex reflexes breathing respirations respiration pouch catheter catheters cath line "
     "lines tube tubes drain drains blade blades bag mask collar maneuver manoeuvre position positioning "
     "scale score criteria classification disease syndrome test tests node nodes murmur procedure "
@@ -57,10 +51,10 @@ EPONYM_HEADS: Final = _words(
     "cream lotion ale beer juice tea"
 )
 #: words before "of X" that make X an eponym ("pouch of Douglas", "circle of Willis", "loop of Henle")
-EPONYM_OF: Final = _words("pouch circle loop canal duct ligament triangle space sign test island tetralogy")
+EPONYM_OF: Final = word_set("pouch circle loop canal duct ligament triangle space sign test island tetralogy")
 #: colours and clinical words (signs, devices, brands) never used as a name alone in notes; colours that are
 #: common surnames (Brown, White, Green, Black, Gray) are left to the eponym and dose rules
-NEVER_ALONE: Final = _words(
+NEVER_ALONE: Final = word_set(
     "orange yellow pink purple amber tan maroon beige crimson bloody serous sanguinous "
     "kussmaul swan ganz foley hickman groshong quinton broviac tenckhoff penrose hemovac dobhoff corpak "
     "cordis bovie ambu venturi yankauer heimlich valsalva trendelenburg babinski romberg kernig brudzinski "
@@ -69,7 +63,7 @@ NEVER_ALONE: Final = _words(
     "parkinson parkinsons guillain barre hashimoto raynaud sjogren wernicke korsakoff tourette bipap "
     "cpap flexiseal mepilex duoderm tegaderm kerlix xeroform aquacel vac passy passey muir god"
 )
-_TITLES: Final = _words("dr drs doctor mr mrs ms miss mister prof rabbi father rev reverend")
+_TITLES: Final = word_set("dr drs doctor mr mrs ms miss mister prof rabbi father rev reverend")
 #: a dose after a word makes it a drug: "Lasix 40 mg", "Levophed 0.1 mcg", "Haldol 2mg"
 _DOSE: Final = re.compile(
     r"[ \t]*\d+(?:[.,]\d+)?(?:-\d+(?:[.,]\d+)?)?[ \t]*"

@@ -10,39 +10,34 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from anonymed.detect.lexicons.tokens import fold
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from anonymed.detect.tokens import fold, word_set
 
 #: how many tokens on each side a trigger word reaches
 REACH: Final = 3
 
 TRIGGERS: Final[Mapping[str, frozenset[str]]] = {
-    "title": _words(
+    "title": word_set(
         "dr drs doctor md mds do rn rns np nps pa pac cnp crnp aprn lpn lnp rt rrt pt ot slp cm sw lcsw msw "
         "mr mrs ms miss prof attending resident fellow intern hospitalist intensivist nurse np's pcp "
         "cardiologist surgeon neurologist oncologist nephrologist physician chaplain pharmacist"
     ),
-    "kin": _words(
+    "kin": word_set(
         "wife husband spouse partner son sons daughter daughters mother mom mum father dad sister sisters "
         "brother brothers friend friends niece nephew grandson granddaughter grandchild grandchildren aunt "
         "uncle cousin fiance fiancee girlfriend boyfriend stepson stepdaughter inlaw law hcp proxy guardian "
         "family neighbor neighbour companion daughterinlaw soninlaw sil dil"
     ),
-    "speech": _words(
+    "speech": word_set(
         "called call calls spoke spoken speak talked talk paged page notified aware informed discussed "
         "updated update met visited visit visiting contacted phoned told asked per consulted reached "
         "explained via says said states stated request requested"
     ),
-    "place": _words(
+    "place": word_set(
         "hospital hosp medical center centre clinic rehab rehabilitation nursing home manor house "
         "facility institute infirmary hospice village court lodge healthcare health memorial general "
         "county street st avenue ave road rd"
     ),
-    "move": _words(
+    "move": word_set(
         "transferred transfer transferring from admitted admit discharged discharge sent arrived arrival "
         "returned return returning lives living resides moved flown airlifted ems ambulance osh"
     ),

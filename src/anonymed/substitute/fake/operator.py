@@ -13,7 +13,7 @@ from faker import Faker
 
 from anonymed.dates.over89 import OVER89, cached_reference, check_marker
 from anonymed.dates.random_date import fake_date
-from anonymed.document import Span
+from anonymed.document import Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
@@ -47,8 +47,8 @@ _MEASURABLE = frozenset({Label.ID, Label.OTHER, Label.CONTACT, Label.LOCATION, L
 _EMAIL = re.compile(r"[^\s@]+@[^\s@]+\.[^\W\d_]{2,}")
 _IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}", re.I)
 _WORDS = re.compile(r"[^\W\d_]{2,}")
-_AVOID = "fake:avoid"
-_AVOID_WORDS = "fake:avoid-words"
+_AVOID: Final = StateKey[frozenset[str]]("fake:avoid")
+_AVOID_WORDS: Final = StateKey[frozenset[str]]("fake:avoid-words")
 _DOMAIN = re.compile(r"(?:[a-z]+://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 
 
@@ -74,7 +74,7 @@ class _NameLists:
     female: frozenset[str]
 
 
-class FakeOperator(Operator):
+class FakeOperator(Operator[FakeParams]):
     """Replace a span by a realistic surrogate of its label, drawn from the stream of its value.
 
     Equal values get equal surrogates (the stream is keyed on the normalised value); name words are
@@ -85,26 +85,20 @@ class FakeOperator(Operator):
     name = "fake"
     params_type = FakeParams
 
-    def __init__(self, params: OperatorParams | None = None) -> None:
+    def __init__(self, params: FakeParams | None = None) -> None:
         super().__init__(params)
         self._fakers: dict[str, Faker] = {}
         self._names: dict[str, _NameLists] = {}
 
     @property
-    def fake_params(self) -> FakeParams:
-        """The parameters, typed."""
-        assert isinstance(self.params, FakeParams)
-        return self.params
-
-    @property
     def locales(self) -> dict[str, str]:
         """Language -> Faker locale in effect."""
-        return {**DEFAULT_LOCALES, **self.fake_params.locales}
+        return {**DEFAULT_LOCALES, **self.params.locales}
 
     def validate(self) -> None:
         """Check the year range and tries, and that every locale exists in Faker."""
         super().validate()
-        params = self.fake_params
+        params = self.params
         for low, high in (("min_year", "max_year"), ("min_birth_year", "max_birth_year")):
             years = (getattr(params, low), getattr(params, high))
             if not 1 <= years[0] <= years[1] <= 9999:
@@ -138,8 +132,8 @@ class FakeOperator(Operator):
         every = (*context.document.spans, *spans)
         avoid = {normalise_value(s.text) for s in every}
         avoid.update(w.casefold() for s in every if s.label is Label.NAME for w in _WORDS.findall(s.text))
-        context.state[_AVOID] = frozenset(avoid)
-        context.state[_AVOID_WORDS] = frozenset(w for s in every for w in identifying_words(s.text))
+        context.state.set(_AVOID, frozenset(avoid))
+        context.state.set(_AVOID_WORDS, frozenset(w for s in every for w in identifying_words(s.text)))
 
     def operate(self, span: Span, context: Context) -> str:
         """A surrogate in the span's shape that differs from its text (see ``shape.acceptable``).
@@ -147,7 +141,7 @@ class FakeOperator(Operator):
         It also avoids every other original value of the document, so that no surrogate looks like a leak.
         """
         rng = context.value_rng(span)
-        for _ in range(self.fake_params.max_tries):
+        for _ in range(self.params.max_tries):
             candidate = self._draw(span, context, rng)
             if _usable(candidate, span.text, context):
                 return candidate
@@ -161,7 +155,7 @@ class FakeOperator(Operator):
         faker = self.faker(context.lang, rng)
         text, case = span.text, case_pattern(span.text)
         if span.label is Label.DATE:
-            params = self.fake_params
+            params = self.params
             birth = span.subtype == "birth"
             years = (
                 (params.min_birth_year, params.max_birth_year)
@@ -195,7 +189,7 @@ class FakeOperator(Operator):
             start = span.start + piece.offset
             rng = context.value_rng(Span(start, start + len(piece.text), span.label, piece.text))
             faker = self.faker(context.lang, rng)
-            for _ in range(self.fake_params.max_tries):
+            for _ in range(self.params.max_tries):
                 word = _name_word(piece, faker, lists, rng, gender)
                 candidate = apply_case(word, case_pattern(piece.text))
                 if _usable(candidate, piece.text, context) and whole.isdisjoint(identifying_words(candidate)):
@@ -260,8 +254,8 @@ class FakeOperator(Operator):
 
 def _usable(candidate: str, original: str, context: Context) -> bool:
     """Acceptable (``shape.acceptable``), no leak (``invariant``), and no value or word of the document."""
-    avoid: frozenset[str] = context.state.get(_AVOID, frozenset())
-    words: frozenset[str] = context.state.get(_AVOID_WORDS, frozenset())
+    avoid = context.state.get(_AVOID) or frozenset()
+    words = context.state.get(_AVOID_WORDS) or frozenset()
     return (
         acceptable(candidate, original)
         and normalise_value(candidate) not in avoid

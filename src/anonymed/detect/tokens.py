@@ -1,4 +1,14 @@
-"""Word tokens with offsets, case shape and a folded lookup key, for the lexicon recognizers."""
+"""Detection's two token views of a note (``NoteView.words`` and ``NoteView.tokens``), and word keys.
+
+* words (``tokenize``): letters/digits with inner apostrophes, French elisions apart, each with a folded
+  lookup key, a case shape and the gap to the next word: the unit of the lexicons, context rules, lists,
+  known identifiers and pattern keywords;
+* alphanumeric tokens (``alnum_tokens``, ``TOKEN_RE``): maximal runs of letters or digits, with the
+  characters before each: the tagger's unit, and the evaluation's (``evaluate.tokens``), so that a tagged
+  token is a scored token.
+
+Word substitution cuts text otherwise (``embeddings.tokenize``: letters and digits apart, layout kept).
+"""
 
 from __future__ import annotations
 
@@ -100,6 +110,11 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
+def word_set(text: str) -> frozenset[str]:
+    """A vocabulary written as one whitespace-separated string (the keyword lists of the recognizers)."""
+    return frozenset(text.split())
+
+
 def upper_ratio(tokens: list[Token]) -> float:
     """Share of all-capital words among words of two or more letters (near 1.0 for notes in capitals)."""
     upper = lower = 0
@@ -109,3 +124,41 @@ def upper_ratio(tokens: list[Token]) -> float:
         elif token.shape != OTHER and len(token.text) > 1:
             lower += 1
     return upper / (upper + lower) if upper + lower else 0.0
+
+
+#: an alphanumeric token (the tagger's and the evaluation's unit): a maximal run of letters or digits of any
+#: script, no underscore
+TOKEN_RE: Final = re.compile(r"[^\W_]+")
+
+
+class TaggerToken(NamedTuple):
+    """One alphanumeric token with its offsets and the characters that separate it from its neighbours."""
+
+    start: int
+    end: int
+    text: str
+    before: str  # the non-space characters between the previous token and this one (at most 3)
+    newline_before: bool
+
+
+#: gaps met before: the gap string -> (its non-space characters, at most three; whether it breaks a line)
+_GAP_CACHE: dict[str, tuple[str, bool]] = {}
+
+
+def alnum_tokens(text: str) -> list[TaggerToken]:
+    """The alphanumeric tokens of ``text`` in order (the tagger's unit)."""
+    tokens: list[TaggerToken] = []
+    append = tokens.append
+    cache = _GAP_CACHE
+    previous_end = 0
+    for match in TOKEN_RE.finditer(text):
+        start, end = match.span()
+        gap = text[previous_end:start]
+        described = cache.get(gap)
+        if described is None:
+            described = ("".join(gap.split())[:3], "\n" in gap)
+            if len(gap) < 16 and len(cache) < 10_000:
+                cache[gap] = described
+        append(TaggerToken(start, end, text[start:end], described[0], described[1]))
+        previous_end = end
+    return tokens

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from anonymed.detect.lexicons.tokens import LOWER, OTHER, TITLE, UPPER, fold, tokenize, upper_ratio
+from anonymed.detect.tokens import LOWER, OTHER, TITLE, UPPER, fold, tokenize, upper_ratio
 
 
 @pytest.mark.parametrize(

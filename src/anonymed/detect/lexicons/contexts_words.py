@@ -1,0 +1,94 @@
+"""The word classes of the English context rules (``contexts``): titles, roles, credentials, verbs of speech
+and contact, institution words, and the words that must not be taken for names.
+
+General clinical English, not names of any corpus; folded keys (``detect.tokens.fold``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from anonymed.detect.tokens import word_set
+
+#: titles after which any word but a role or function word is a name
+TITLES: Final = word_set("mrs mr ms miss dr drs doctor rabbi rev reverend father fr sister")
+#: titles that are clinical abbreviations too (MS mental status, MR mitral regurgitation): need a name word
+AMBIGUOUS_TITLES: Final = word_set("ms mr miss sister father fr")
+#: role abbreviations and role words written before a clinician's name
+ROLES: Final = word_set("np nps ho rn md resident attending fellow intern nurse chaplain hospitalist")
+#: credentials after a name without a comma ("Painter MD")
+CREDENTIALS: Final = word_set("md rn np pa phd crna lpn rrt")
+#: words of speech or report that a name follows ("per", "spoke with", "reported to")
+SPEECH_AFTER: Final = {
+    "per": frozenset({""}),
+    "spoke": word_set("with to"),
+    "talked": word_set("with to"),
+    "discussed": word_set("with"),
+    "reported": word_set("to"),
+    "paged": frozenset({""}),
+    "notified": frozenset({""}),
+    "called": frozenset({""}),
+    "informed": frozenset({""}),
+    "updated": frozenset({""}),
+}
+#: verbs of contact that a first name opens a clause with ("bill called", "BEA TURA AWARE")
+CONTACT_VERBS: Final = word_set(
+    "called calls phoned visited visits visiting came aware notified updated spoke arrived left informed "
+    "wants wishes states stated said says agrees agreed"
+)
+#: words that say who someone is, never who (kept out of names)
+ROLE_WORDS: Final = word_set(
+    "patient patients pt pts family team staff doctor md mds rn np pa ho nurse nurses resident attending "
+    "fellow intern wife husband son daughter mother father sister brother friend proxy hcp case manager "
+    "social worker dr mr mrs ms sw cm rt ot"
+)
+#: what "per" and "as per" refer to besides people: documents, systems, orders
+DOCUMENTS: Final = word_set(
+    "carevue flowsheet flowsheets flow sheet protocol protocal protocols reqs order orders nsg nursing md "
+    "policy guidelines routine metavision epic cerner chart mar"
+)
+#: clinical nouns after "PA" that make it the pulmonary artery, not a physician assistant
+PA_NOUNS: Final = word_set("line cath catheter pressure pressures pressure's port tracing numbers pas pad")
+#: modal and auxiliary words that are also first names or that never start a name
+NOT_SUBJECTS: Final = word_set("will may can mark")
+#: epithets of bacteria and fungi written after an initial ("P. aeruginosa", "C. diff")
+SPECIES: Final = word_set(
+    "aeruginosa coli aureus epidermidis pneumoniae difficile diff dif albicans glabrata faecalis faecium "
+    "marcescens cloacae mirabilis influenzae baumannii maltophilia jirovecii carinii fragilis perfringens "
+    "pyogenes agalactiae viridans lugdunensis hominis haemolyticus capitis warneri"
+)
+#: words that close an institution's name ("Baltimore Rehab", "Laurel Regional", "North Campus")
+INSTITUTION_TAILS: Final = word_set(
+    "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
+    "centre ctr health healthcare institute infirmary hospice va"
+)
+#: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before
+#: them must be no common words
+GENERIC_TAILS: Final = word_set("house center centre ctr health healthcare institute manor campus")
+#: words that open an institution's name ("Holy Cross", "Sacred Heart", "St. Agnes", "U Maryland")
+INSTITUTION_HEADS: Final = word_set("holy sacred st saint ste good mount mt u univ university")
+#: heads that are also ordinary words or units ("GOOD AMTS", "1 U PRBC"): they need a place word after them
+#: that is no common word, or a capitalised one in a cased note
+WEAK_HEADS: Final = word_set("good u st saint ste mount mt holy sacred")
+#: saints open a hospital's name only before a given name ("St. Agnes", "Saint Joseph")
+SAINTS: Final = word_set("st saint ste")
+#: place cues before an abbreviated institution ("at GH", "from GBMC", "@ XYZ")
+ABBREVIATION_CUES: Final = word_set("at from into")
+#: hospital units and services written in capitals that are no place name
+UNITS: Final = word_set(
+    "micu sicu csru ccu nicu picu tsicu cvicu pacu ed er or icu osh ccu msicu cticu ctsicu ncu ncicu rehab "
+    "ems ekg ecg cxr ct mri ir cath lab gi ob gyn ent pt ot rt sw cm np md rn pa va"
+)
+
+#: every word that can start a rule (an initial, a single letter, starts one too)
+TRIGGERS: Final = (
+    TITLES
+    | frozenset(SPEECH_AFTER)
+    | ROLES
+    | CREDENTIALS
+    | CONTACT_VERBS
+    | INSTITUTION_TAILS
+    | INSTITUTION_HEADS
+    | ABBREVIATION_CUES
+    | {"family"}
+)
