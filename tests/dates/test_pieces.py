@@ -51,3 +51,24 @@ def test_a_span_is_read_as_its_dates(
 def test_an_identifier_glued_to_a_date_is_not_read_as_one() -> None:
     text = "09-03-2021 1 3 0 3 1 9 7 0 2 7 0 1 1 7 0 1 0 9 4 2 9"  # a date, a date, then a NIR
     assert [p[0] for p in parts(text, "fr")] == ["09-03-2021", "1 3 0 3 1 9 7 0"]
+
+
+def test_a_narrow_range_stays_in_order_whatever_the_draw() -> None:
+    # "du 27 au 28 mai": the first day has one or two places left in its month; 50 random draws could miss
+    # them (seed 53 gave "du 5 au 3 mai 2010"), so the last resort looks at every day of the month
+    import re
+
+    from anonymed.document import Document, Span
+    from anonymed.labels import Label
+    from anonymed.randomness import RandomSource
+    from anonymed.substitute.registry import build_operator
+    from anonymed.substitute.stage import Substituter
+
+    text = "Hospitalisé du 27 au 28 mai 1954 pour bilan."
+    start = text.index("du 27")
+    doc = Document("d", text, {"lang": "fr"}).with_spans([Span.of(text, start, start + 20, Label.DATE)])
+    operators = {label: build_operator("fake") for label in Label}
+    for seed in range(300):
+        (rep,) = Substituter(operators)(doc, RandomSource(seed)).replacements
+        found = re.fullmatch(r"du (\d+) au (\d+) [^\W\d_]+ \d{4}", rep.surrogate)
+        assert found is not None and int(found.group(1)) < int(found.group(2)), (seed, rep.surrogate)

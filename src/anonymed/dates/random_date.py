@@ -50,7 +50,11 @@ def random_fields(
             continue  # a yearless layout would not show the leap year
         if accept(fields):
             return fields
-    return fields
+    # a narrow range ("du 27 au 28 mai": one or two days left in the month): every day of the drawn month
+    length = calendar.monthrange(int(fields["year"]), int(fields["month"]))[1]
+    days = [{**fields, "day": day} for day in range(1, length + 1)]
+    fitting = [f for f in days if accept(f) and not (f["month"] == 2 and f["day"] == 29)]
+    return dict(rng.choice(fitting)) if fitting else fields
 
 
 def default_layout(fields: dict[str, int], lang: str) -> str:
