@@ -27,6 +27,8 @@ PLACES = {
     "audit": "work",
     "train": "work",
     "review": "work",
+    "fhir": "work",
+    "sql": "work",
     "methods": "composition",
     "pipeline": "composition",
     "words": "composition",

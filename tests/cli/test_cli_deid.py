@@ -37,6 +37,8 @@ def test_deid_keeps_every_record_in_order_and_writes_a_privacy_report(tmp_path: 
             "--privacy-report",
             str(report),
             "--no-progress",
+            "--max-failures",
+            "1",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -94,7 +96,17 @@ def test_demo_shows_the_default_profile() -> None:
 def test_deid_summary_counts_labels_operators_and_outcomes_without_values(tmp_path: Path) -> None:
     src, out, summary = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "run.json"
     write_notes(src)
-    args = ["deid", str(src), "-o", str(out), "--summary", str(summary), "--no-progress"]
+    args = [
+        "deid",
+        str(src),
+        "-o",
+        str(out),
+        "--summary",
+        str(summary),
+        "--no-progress",
+        "--max-failures",
+        "1",
+    ]
     result = runner.invoke(app, [*args, "--operator", "CONTACT=keep"])
     assert result.exit_code == 0, result.output
     data = json.loads(summary.read_text())
@@ -110,7 +122,19 @@ def test_deid_summary_counts_labels_operators_and_outcomes_without_values(tmp_pa
 def test_deid_with_the_dp_profile_reports_unchanged_values(tmp_path: Path) -> None:
     src, out, summary = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "run.json"
     write_notes(src)
-    args = ["deid", str(src), "-o", str(out), "--summary", str(summary), "--no-progress", "--profile", "dp"]
+    args = [
+        "deid",
+        str(src),
+        "-o",
+        str(out),
+        "--summary",
+        str(summary),
+        "--no-progress",
+        "--max-failures",
+        "1",
+        "--profile",
+        "dp",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     dp = json.loads(summary.read_text())["substitution"]["dp"]
@@ -125,7 +149,17 @@ def test_deid_with_the_dp_profile_reports_unchanged_values(tmp_path: Path) -> No
 def test_deid_with_safe_harbor_prints_the_checklist(tmp_path: Path) -> None:
     src, out, summary = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "run.json"
     write_notes(src)
-    args = ["deid", str(src), "-o", str(out), "--summary", str(summary), "--no-progress"]
+    args = [
+        "deid",
+        str(src),
+        "-o",
+        str(out),
+        "--summary",
+        str(summary),
+        "--no-progress",
+        "--max-failures",
+        "1",
+    ]
     result = runner.invoke(app, [*args, "--profile", "hipaa-safe-harbor"])
     assert result.exit_code == 0, result.output
     checklist = json.loads(summary.read_text())["substitution"]["checklist"]

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from anonymed.cli import evaluate_app as app
 from anonymed.cli.evaluate import load_predictions
 from anonymed.document import Span
+from anonymed.train.recipe import training_root
 
 runner = CliRunner()
 
@@ -121,3 +122,26 @@ def test_cli_requires_the_gold_option(tmp_path: Path) -> None:
     predicted = write_lines(tmp_path / "spans.jsonl", [])
     result = runner.invoke(app, ["detection", str(predicted)])
     assert result.exit_code != 0
+
+
+def test_gold_notes_the_shipped_model_was_trained_on_are_a_warning(tmp_path: Path) -> None:
+    shipped = training_root() / "physionet_deid"
+    records = (shipped / "id.text").read_text(encoding="utf-8").split("||||END_OF_RECORD\n")[:2]
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "id.text").write_text("".join(r + "||||END_OF_RECORD\n" for r in records), encoding="utf-8")
+    (gold / "id-phi.phrase").write_text("", encoding="utf-8")
+    spans = write_lines(tmp_path / "spans.jsonl", [{"id": "1-1", "spans": []}, {"id": "1-2", "spans": []}])
+    report = tmp_path / "report.json"
+    result = runner.invoke(app, ["detection", str(spans), "--gold", str(gold), "-o", str(report)])
+    assert result.exit_code == 0, result.output
+    shown = " ".join(result.output.split())
+    assert "2 of 2 gold notes (100%) were training notes of the model" in shown and "tagger-en" in shown
+    trained = json.loads(report.read_text())["trained_on_gold"]
+    assert list(trained.values()) == [2] and next(iter(trained)).endswith("tagger-en")
+
+
+def test_unseen_gold_notes_bring_no_training_warning(gold_dir: Path, tmp_path: Path) -> None:
+    spans = write_lines(tmp_path / "spans.jsonl", [{"id": "1-1", "spans": []}, {"id": "1-2", "spans": []}])
+    result = runner.invoke(app, ["detection", str(spans), "--gold", str(gold_dir)])
+    assert "training notes" not in result.output

@@ -46,7 +46,7 @@ def deid(corpus: Path, output: Path, workdir: Path) -> subprocess.Popen[bytes]:
     command = [
         *CLI, "deid", str(corpus), "-o", str(output), "--workdir", str(workdir),
         "--shard-size", str(SHARD_SIZE), "--seed", "7",
-        "--operator", "DATE=fake", "--operator", "AGE=fake", "--no-progress",
+        "--operator", "DATE=fake", "--operator", "AGE=fake", "--no-progress", "--max-failures", "1",
     ]  # fmt: skip
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 

@@ -61,7 +61,7 @@ def test_a_cli_run_shows_and_writes_no_known_value(tmp_path: Path) -> None:
     done = subprocess.run(
         [*CLI, "deid", str(folder / "notes.jsonl"), "-o", str(out / "notes.jsonl"), "--config",
          str(folder / "site.toml"), "--summary", str(out / "summary.json"), "--verbose", "--no-progress",
-         "--seed", "1", "--shard-size", "2"],
+         "--max-failures", "1", "--seed", "1", "--shard-size", "2"],
         capture_output=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr.decode()

@@ -78,6 +78,8 @@ def test_the_patient_key_never_reaches_logs_outputs_or_the_summary(tmp_path: Pat
             "1",
             "--verbose",
             "--no-progress",
+            "--max-failures",
+            "1",
             "--shard-size",
             "2",
         ],

@@ -38,8 +38,17 @@ def test_folders_are_txt_unless_they_hold_id_text(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["notes.json", "notes.xml", "no_extension"])  # presidio only by name
 def test_unguessable_input_is_a_config_error(tmp_path: Path, name: str) -> None:
+    (tmp_path / name).write_text("x")
     with pytest.raises(ConfigError, match="cannot guess the format"):
         open_reader(tmp_path / name)
+
+
+@pytest.mark.parametrize("name", ["missing.jsonl", "notes.deid", "missing_folder"])
+def test_a_missing_input_says_it_does_not_exist(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        open_reader(tmp_path / name)
+    with pytest.raises(ConfigError, match="does not exist"):
+        open_reader(tmp_path / name, "jsonl")
 
 
 def test_unknown_format_is_a_config_error_naming_it(tmp_path: Path) -> None:

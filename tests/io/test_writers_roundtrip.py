@@ -90,6 +90,28 @@ def test_csv_round_trip_keeps_columns_and_order_with_an_error_column(tmp_path: P
     assert ids(records) == ["n1", "n2", "3", "n4"]
 
 
+def test_csv_without_failures_has_exactly_the_input_columns(tmp_path: Path) -> None:
+    source = tmp_path / "in.csv"
+    source.write_bytes(b'ward,text,id\nB,"one, two\nthree",n1\nC,,n2\n')
+    run(open_reader(source), tmp_path / "out.csv")
+    with (tmp_path / "out.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows == [["ward", "text", "id"], ["B", "<ONE, TWO\nTHREE>", "n1"], ["C", "<>", "n2"]]
+
+
+def test_csv_that_already_has_an_error_column_does_not_get_a_second(tmp_path: Path) -> None:
+    source = tmp_path / "in.csv"
+    source.write_bytes(b"id,text,anonymed_error\nn1,a,\nn2\n")
+    run(open_reader(source), tmp_path / "out.csv")
+    with (tmp_path / "out.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows == [
+        ["id", "text", "anonymed_error"],
+        ["n1", "<A>", ""],
+        ["n2", "", "row has 1 fields, the header has 3"],
+    ]
+
+
 def test_txt_folder_round_trip_keeps_relative_names_and_lists_failures(tmp_path: Path) -> None:
     source = tmp_path / "in"
     (source / "sub").mkdir(parents=True)

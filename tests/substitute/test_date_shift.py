@@ -14,6 +14,7 @@ from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
+from anonymed.substitute.date_shift import DateShiftParams, patient_shift_days
 from anonymed.substitute.invariant import leaks
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
@@ -74,6 +75,23 @@ def test_one_revealed_date_does_not_give_the_others_exactly() -> None:
             exact += surrogate - offset == true
             total += 1
     assert exact / total < 0.25  # 1/(2W+1) = 6.7% expected; a uniform shift gives 100%
+
+
+def test_patient_shift_days_is_the_shift_of_the_patients_notes() -> None:
+    """The public ``patient_shift_days`` (FHIR and SQL structured dates) is the ``S`` the notes use."""
+    dates = [dt.date(2019, 3, 1) + dt.timedelta(days=37 * k) for k in range(15)]
+    texts = [d.strftime("%m/%d/%Y") for d in dates]
+    params = DateShiftParams()
+    for patient in ("P1", "P2", "Patient/7"):
+        shift = patient_shift_days(KEY, patient, params)
+        assert params.min_shift_days <= abs(shift) <= params.max_shift_days
+        done = _run(" ".join(texts), texts, patient=patient)
+        offsets = [
+            (_date(r.surrogate) - true).days - shift for r, true in zip(done.replacements, dates, strict=True)
+        ]
+        assert all(abs(n) <= W for n in offsets)  # S + n, |n| <= noise_days
+        assert len(set(offsets)) > 1  # and the noise is per date
+    assert patient_shift_days(KEY, "P1", params) != patient_shift_days(b"another key", "P1", params)
 
 
 YEARS = "20(1[78]|2[01])"  # 2019 moved by one or two years

@@ -12,10 +12,13 @@ from anonymed.cli import (
     evaluate,
     evaluate_leaks,
     evaluate_metrics,
+    fhir,
+    keygen,
     obfuscate,
     release,
     review,
     serve,
+    sql,
     train,
 )
 
@@ -35,7 +38,10 @@ evaluate.register(evaluate_app)
 evaluate_metrics.register(evaluate_app)
 evaluate_leaks.register(evaluate_app)
 deid.register(app)
+fhir.register(app)
+sql.register(app)
 serve.register(app)
+keygen.register(app)
 app.add_typer(evaluate_app, name="evaluate", help="Measure detection, anonymity and utility.")
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
 app.add_typer(obfuscate.app, name="obfuscate", help="Replace every word with a random near neighbour.")

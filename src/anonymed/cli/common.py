@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,14 +16,19 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     SpinnerColumn,
+    Task,
     TaskID,
     TextColumn,
     TimeElapsedColumn,
+    TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from anonymed.errors import AnonymedError
+from anonymed.io.atomic import output_mode
 from anonymed.runner.local import RunSummary
 from anonymed.substitute.summary import OUTCOMES
 
@@ -42,16 +48,28 @@ def handled_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
+class RateColumn(ProgressColumn):
+    """Records per second, as rich estimates it from the last updates."""
+
+    def render(self, task: Task) -> Text:
+        """``123.4 records/s`` (``- records/s`` before the first estimate)."""
+        speed = task.finished_speed or task.speed
+        return Text("- records/s" if speed is None else f"{speed:,.1f} records/s")
+
+
 @contextmanager
 def progress_bar(label: str, enabled: bool = True) -> Iterator[Progress]:
-    """A rich progress bar on stderr counting records (total unknown: streaming input)."""
+    """A rich progress bar on stderr counting records: done/total, failed, rate, elapsed and time left."""
     progress = Progress(
         SpinnerColumn(),
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[failed]} failed"),
+        RateColumn(),
         TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
         console=console,
         disable=not enabled,
         transient=False,
@@ -132,9 +150,11 @@ def print_substitution(summary: Mapping[str, Any], checklist: list[dict[str, Any
 
 
 def write_json(path: Path, data: Any) -> None:
-    """Write JSON atomically (temp file + rename)."""
+    """Write JSON atomically (temp file + rename), with the permissions of every output."""
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
+        os.fchmod(handle.fileno(), output_mode())
+        handle.write(json.dumps(data, indent=2, ensure_ascii=False))
     tmp.replace(path)
 
 

@@ -13,14 +13,19 @@ from rich.table import Table
 
 from anonymed.cli.common import console, handled_errors, out, print_substitution, quiet_logging
 from anonymed.cli.scale import (
+    MAX_FAILURES,
     SHARD_SIZE,
+    MaxFailuresOpt,
+    PrivateOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
+    batch_options,
+    finish_run,
+    open_output,
     reader_spec,
     run_command,
-    save_summary,
 )
 from anonymed.config import PipelineConfig
 from anonymed.detect.lists import read_lists
@@ -32,7 +37,7 @@ from anonymed.labels import Label, label_key
 from anonymed.methods import ReplaceConfig
 from anonymed.pipeline import substitution_report
 from anonymed.profiles import DEFAULT_PROFILE, profile_names
-from anonymed.runner.batch import BatchOptions
+from anonymed.runner.batch import BatchSummary
 
 SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample" / "notes.jsonl"
 
@@ -62,6 +67,16 @@ DenyOpt = Annotated[
 KnownFieldOpt = Annotated[
     list[str] | None,
     typer.Option("--known-field", help="FIELD=KIND: a record field holding a known identifier; repeatable."),
+]
+OutputOpt = Annotated[
+    str, typer.Option("-o", "--output", help="Output file or folder (a trailing slash: a folder).")
+]
+PatientFieldOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--patient-field",
+        help="Field / column naming the patient (jsonl, csv, parquet; default patient_id).",
+    ),
 ]
 ProfileOpt = Annotated[
     str | None,
@@ -149,7 +164,7 @@ def build_config(config: Path | None, **overrides: Any) -> PipelineConfig:
 
 def deid(
     input: InputArg,
-    output: Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")],
+    output: OutputOpt,
     input_format: FormatOpt = None,
     output_format: Annotated[
         str | None, typer.Option("--output-format", help="Defaults to the input format.")
@@ -191,6 +206,9 @@ def deid(
     allow_list: AllowOpt = None,
     deny_list: DenyOpt = None,
     known_field: KnownFieldOpt = None,
+    patient_field: PatientFieldOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
 ) -> None:
     """Detect PHI and replace it with surrogates; one output record per input record, in order."""
     quiet_logging(verbose)
@@ -210,16 +228,35 @@ def deid(
             deny_lists=deny_list,
             known_fields=parse_known_fields(known_field),
         )
-        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
-        writer = with_privacy_report(open_writer(output, output_format, like=spec.open()), privacy_report)
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang, patient_field)
+        writer = with_privacy_report(open_output(output, output_format, like=spec.open()), privacy_report)
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         method, seeded = ReplaceConfig(cfg), cfg.seed is not None
         run = run_command(
             spec, writer, method, options, command="deid", output=output, progress=progress, seeded=seeded
         )
         report = substitution_report(cfg, run.counters)
     print_substitution(report, report.get("checklist"))
-    save_summary(summary, run, {"seeded": seeded, "substitution": report})
+    warn_patient_ids(cfg.patient_key is not None, run, patient_field or "patient_id")
+    finish_run(summary, run, {"seeded": seeded, "substitution": report})
+
+
+def warn_patient_ids(keyed: bool, run: BatchSummary, field: str) -> None:
+    """With a patient key, say how many documents named no patient (their surrogates are per document)."""
+    documents = run.read - run.failed
+    if not keyed or documents <= 0 or run.with_patient >= documents:
+        return
+    if run.with_patient == 0:
+        console.print(
+            f"[yellow]warning:[/yellow] a patient key was given but no record has a patient id in field "
+            f"{field!r}: surrogates are not consistent across a patient's notes (name the field with "
+            "--patient-field)"
+        )
+    else:
+        console.print(
+            f"[yellow]warning:[/yellow] {documents - run.with_patient} of {documents} records have no "
+            f"patient id in field {field!r}: their surrogates are consistent within each note only"
+        )
 
 
 def detect(
@@ -243,6 +280,8 @@ def detect(
     allow_list: AllowOpt = None,
     deny_list: DenyOpt = None,
     known_field: KnownFieldOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
 ) -> None:
     """Find PHI and write one JSON object per document: {"id", "spans": [{start, end, label, text}]}."""
     quiet_logging(verbose)
@@ -258,10 +297,10 @@ def detect(
         )
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         method = ReplaceConfig(cfg.replace(stages=("detect",)))
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         writer = open_writer(output, "spans")
         run = run_command(spec, writer, method, options, command="detect", output=output, progress=progress)
-    save_summary(summary, run)
+    finish_run(summary, run)
 
 
 def demo(

@@ -14,6 +14,7 @@ from anonymed.cli.common import console, handled_errors, out, write_json
 from anonymed.document import Document, Span
 from anonymed.errors import OutputError
 from anonymed.evaluate import DetectionReport, Scores, evaluate_detection, pair_by_id
+from anonymed.evaluate.overlap import TrainingOverlap, training_overlaps
 from anonymed.io.base import ReadFailure, Record
 from anonymed.io.registry import open_reader
 from anonymed.io.spans import SpansReader
@@ -106,6 +107,23 @@ GoldFormatOpt = Annotated[
     typer.Option("--gold-format", help="physionet-deid | eds-pseudo | presidio (default: guessed)."),
 ]
 OutputOpt = Annotated[Path | None, typer.Option("-o", "--output", help="Write the report as JSON here.")]
+ModelOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--model",
+        help="A model folder whose training notes are checked against the gold too (the shipped "
+        "models always are); repeatable.",
+    ),
+]
+
+
+def _print_overlaps(overlaps: list[TrainingOverlap]) -> None:
+    for found in overlaps:
+        console.print(
+            f"[yellow]warning:[/yellow] {len(found.ids)} of {found.gold} gold notes ({found.share:.0%}) "
+            f"were training notes of the model {found.model}: scores of a detector that uses it are "
+            "optimistic on them (it has seen their annotations); evaluate on notes it was not trained on"
+        )
 
 
 def _print_failures(kind: str, failures: list[ReadFailure], shown: int = 10) -> None:
@@ -116,7 +134,11 @@ def _print_failures(kind: str, failures: list[ReadFailure], shown: int = 10) -> 
 
 
 def detection(
-    predicted: PredictedArg, gold: GoldOpt, gold_format: GoldFormatOpt = None, output: OutputOpt = None
+    predicted: PredictedArg,
+    gold: GoldOpt,
+    gold_format: GoldFormatOpt = None,
+    output: OutputOpt = None,
+    model: ModelOpt = None,
 ) -> None:
     """Token precision / recall / F1 and strict entity recall of predicted spans, overall and per label."""
     with handled_errors():
@@ -125,14 +147,20 @@ def detection(
         pairs, unknown = pair_by_id(documents, predictions)
         unmatched = Counter(unknown) - Counter(failure.record_id for failure in gold_failures)
         report = evaluate_detection(pairs, unknown_predictions=unmatched.total())
+        overlaps = training_overlaps(documents, model or ())
     out.print(render_table("detection by label", report.by_label, report.overall))
     out.print(render_table("detection by label/subtype", report.by_full_label, caption=CAPTION))
     _print_failures("gold", gold_failures)
     _print_failures("prediction", prediction_failures)
     for warning in _warnings(report, len(gold_failures), len(prediction_failures)):
         console.print(f"[yellow]warning:[/yellow] {warning}")
+    _print_overlaps(overlaps)
     if output is not None:
-        extra = {"gold_read_failures": len(gold_failures), "prediction_failures": len(prediction_failures)}
+        extra = {
+            "gold_read_failures": len(gold_failures),
+            "prediction_failures": len(prediction_failures),
+            "trained_on_gold": {str(found.model): len(found.ids) for found in overlaps},
+        }
         with handled_errors():
             try:
                 write_json(output, {**report.to_json(), **extra})

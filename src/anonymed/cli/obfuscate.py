@@ -10,18 +10,21 @@ import typer
 from anonymed.cli import sentences as sentence_commands
 from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.cli.scale import (
+    MAX_FAILURES,
     SHARD_SIZE,
+    MaxFailuresOpt,
+    PrivateOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
+    batch_options,
+    finish_run,
+    open_output,
     reader_spec,
     run_command,
-    save_summary,
 )
-from anonymed.io.registry import open_writer
 from anonymed.methods import WordsConfig, build_method
-from anonymed.runner.batch import BatchOptions
 
 app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution.", no_args_is_help=True)
 
@@ -38,7 +41,9 @@ app.command("hybrid")(sentence_commands.hybrid)
 @app.command("words")
 def words(
     input: Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")],
+    output: Annotated[
+        str, typer.Option("-o", "--output", help="Output file or folder (a trailing slash: a folder).")
+    ],
     space: Annotated[
         Path | None, typer.Option("--space", help="Space folder (default: the shipped MTSamples space).")
     ] = None,
@@ -70,6 +75,8 @@ def words(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
 ) -> None:
     """Replace every word with a random one of its N nearest neighbours; numbers with random digits."""
     quiet_logging(verbose)
@@ -77,8 +84,8 @@ def words(
         method = WordsConfig(space, n, seed, paper_preprocessing)
         build_method(method)  # a bad space or N fails here, before any worker starts
         spec = reader_spec(input, input_format, text_field, id_field, lang)
-        writer = open_writer(output, output_format, like=spec.open())
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        writer = open_output(output, output_format, like=spec.open())
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         result = run_command(
             spec,
             writer,
@@ -96,4 +103,4 @@ def words(
         f"{rate:,.0f} tokens/s"
     )
     tokens = {"tokens": counts["tokens"], "unseen": counts["unseen"], "numbers": counts["numbers"]}
-    save_summary(summary, result, {**tokens, "n": method.n, "seeded": seed is not None})
+    finish_run(summary, result, {**tokens, "n": method.n, "seeded": seed is not None})

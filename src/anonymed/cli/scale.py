@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -9,10 +10,16 @@ from typing import Annotated, Any
 import typer
 
 from anonymed.cli.common import console, print_summary, progress_bar, write_json
-from anonymed.io.base import Writer
+from anonymed.io.atomic import output_permissions
+from anonymed.io.base import Reader, Writer
+from anonymed.io.registry import open_writer
 from anonymed.methods import MethodConfig
 from anonymed.runner.batch import DEFAULT_SHARD_SIZE, BatchOptions, BatchProgress, BatchSummary, run_batch
+from anonymed.runner.failures import DEFAULT_MAX_FAILURES, FailureLimit
 from anonymed.runner.shards import ReaderSpec
+
+#: the exit code of a run that wrote its output but in which too many records failed (``--max-failures``)
+EXIT_FAILED_RECORDS = 3
 
 WorkersOpt = Annotated[
     int | None,
@@ -33,21 +40,84 @@ WorkdirOpt = Annotated[
 ]
 
 
-def reader_options(text_field: str | None, id_field: str | None, lang: str) -> dict[str, Any]:
+MaxFailuresOpt = Annotated[
+    str,
+    typer.Option(
+        "--max-failures",
+        help="Exit with code 3 when more records fail: a count (5) or a share of the records (1%). "
+        "A run in which every record failed always exits 3. The output is written either way.",
+    ),
+]
+#: the default of --max-failures
+MAX_FAILURES = DEFAULT_MAX_FAILURES
+
+
+def _permissions(ctx: typer.Context, private: bool) -> bool:
+    """Apply ``--private`` / ``--umask`` to every output of the command (undone when it ends)."""
+    ctx.with_resource(output_permissions(private=private))
+    return private
+
+
+PrivateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--private/--umask",
+        callback=_permissions,
+        help="Outputs owner-only: files 0600, folders 0700, inside output folders too (default); "
+        "--umask: every output as the umask allows (0666/0777 less the umask).",
+    ),
+]
+
+
+def reader_options(
+    text_field: str | None, id_field: str | None, lang: str, patient_field: str | None = None
+) -> dict[str, Any]:
     """Options passed to the reader (only those given)."""
     options: dict[str, Any] = {"lang": lang}
     if text_field:
         options["text_field"] = text_field
     if id_field:
         options["id_field"] = id_field
+    if patient_field:
+        options["patient_field"] = patient_field
     return options
 
 
 def reader_spec(
-    input: Path, input_format: str | None, text_field: str | None, id_field: str | None, lang: str
+    input: Path,
+    input_format: str | None,
+    text_field: str | None,
+    id_field: str | None,
+    lang: str,
+    patient_field: str | None = None,
 ) -> ReaderSpec:
     """The input of a corpus command: its path, format and the reader options given."""
-    return ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang))
+    return ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang, patient_field))
+
+
+def output_path(output: str | Path) -> tuple[Path, bool]:
+    """The output as the user wrote it: its path, and whether it names a folder (a trailing slash)."""
+    text = os.fspath(output)
+    return Path(text), text.endswith(("/", os.sep))
+
+
+def open_output(output: str | Path, fmt: str | None, like: Reader | None) -> Writer:
+    """The writer of a corpus command's output (a trailing slash asks for a folder, created on commit)."""
+    path, folder = output_path(output)
+    return open_writer(path, fmt, like, folder=folder)
+
+
+def batch_options(
+    workers: int | None,
+    scheduler: str | None,
+    shard_size: int,
+    workdir: Path | None,
+    strict: bool,
+    max_failures: str = MAX_FAILURES,
+) -> BatchOptions:
+    """The batch options of a corpus command (``--max-failures`` parsed)."""
+    limit = FailureLimit.parse(max_failures)
+    return BatchOptions(workers, scheduler, shard_size, workdir, strict, max_failures=limit)
 
 
 def run_sharded(
@@ -59,12 +129,18 @@ def run_sharded(
     label: str,
     progress: bool,
 ) -> BatchSummary:
-    """Run the batch with a progress bar counting shards (and documents, failures)."""
-    with progress_bar(f"{label} shards", progress) as bar:
+    """Run the batch with a progress bar counting records (done of total, failed, rate and time left)."""
+    with progress_bar(f"{label} records", progress) as bar:
         task = bar.add_task(label, total=None, failed=0)
+        started = False
 
         def tick(state: BatchProgress) -> None:
-            bar.update(task, completed=state.shards_done, total=state.shards_total, failed=state.failed)
+            nonlocal started
+            if not started:  # records of resumed shards are done already: not part of the rate
+                bar.reset(task, total=state.documents_total, completed=state.documents, failed=state.failed)
+                started = True
+                return
+            bar.update(task, completed=state.documents, total=state.documents_total, failed=state.failed)
 
         return run_batch(spec, writer, method, options, on_progress=tick)
 
@@ -85,18 +161,41 @@ def run_command(
     options: BatchOptions,
     *,
     command: str,
-    output: Path,
+    output: str | Path,
     progress: bool,
     seeded: bool = False,
 ) -> BatchSummary:
     """Run ``anonymed COMMAND`` to ``output`` with a progress bar, then print its summary and throughput."""
     result = run_sharded(spec, writer, method, options, label=command.split()[-1], progress=progress)
-    print_summary(result, title=f"anonymed {command} -> {output}", seeded=seeded)
+    print_summary(result, title=f"anonymed {command} -> {os.fspath(output)}", seeded=seeded)
     print_throughput(result)
     return result
+
+
+def print_verdict(summary: BatchSummary) -> None:
+    """Say whether the run succeeded: how many records failed against ``--max-failures``."""
+    if not summary.failed:
+        return
+    share = f"{summary.failed} of {summary.read} records failed"
+    limit = f"--max-failures {summary.limit or MAX_FAILURES}"
+    if summary.too_many_failures:
+        console.print(
+            f"[red]run failed:[/red] {share} (more than {limit} allows, or all of them); the output holds "
+            f"placeholders for them; exit code {EXIT_FAILED_RECORDS}"
+        )
+    else:
+        console.print(f"[yellow]warning:[/yellow] {share} (within {limit}); the output holds placeholders")
 
 
 def save_summary(path: Path | None, result: BatchSummary, extra: Mapping[str, object] | None = None) -> None:
     """Write the run summary, then the ``extra`` fields, as JSON to ``path`` if one is given."""
     if path is not None:
         write_json(path, {**result.to_json(), **(extra or {})})
+
+
+def finish_run(path: Path | None, result: BatchSummary, extra: Mapping[str, object] | None = None) -> None:
+    """Save the summary, say whether the run succeeded and exit with code 3 if too many records failed."""
+    save_summary(path, result, extra)
+    print_verdict(result)
+    if result.too_many_failures:
+        raise typer.Exit(EXIT_FAILED_RECORDS)

@@ -11,21 +11,27 @@ import typer
 
 from anonymed.cli.common import console, handled_errors, quiet_logging
 from anonymed.cli.scale import (
+    MAX_FAILURES,
     SHARD_SIZE,
+    MaxFailuresOpt,
+    PrivateOpt,
     SchedulerOpt,
     ShardSizeOpt,
     WorkdirOpt,
     WorkersOpt,
+    batch_options,
+    finish_run,
+    open_output,
     reader_spec,
     run_command,
-    save_summary,
 )
-from anonymed.io.registry import open_writer
 from anonymed.methods import HybridConfig, SentencesConfig, build_method
-from anonymed.runner.batch import BatchOptions, BatchSummary
+from anonymed.runner.batch import BatchSummary
 
 InputArg = Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")]
-OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="Output file or folder.")]
+OutputOpt = Annotated[
+    str, typer.Option("-o", "--output", help="Output file or folder (a trailing slash: a folder).")
+]
 BankOpt = Annotated[
     Path | None, typer.Option("--bank", help="Bank folder (default: the shipped MTSamples bank).")
 ]
@@ -61,15 +67,17 @@ def sentences(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
 ) -> None:
     """Replace every sentence with a random one of its k nearest bank sentences (never an identical one)."""
     quiet_logging(verbose)
     with handled_errors():
         method = SentencesConfig(bank, k, seed)
         build_method(method)  # a bad bank or k fails here, before any worker starts
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         spec = reader_spec(input, input_format, text_field, id_field, lang)
-        writer = open_writer(output, output_format, like=spec.open())
+        writer = open_output(output, output_format, like=spec.open())
         result = run_command(
             spec,
             writer,
@@ -108,6 +116,8 @@ def hybrid(
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    private: PrivateOpt = True,
 ) -> None:
     """Detect and replace PHI, then replace every sentence (or word) of the result: maximum security."""
     quiet_logging(verbose)
@@ -120,9 +130,9 @@ def hybrid(
         )
         method = dataclasses.replace(chosen, pipeline=chosen.pipeline.replace(seed=seed, lang=lang))
         build_method(method)  # a bad configuration, bank or space fails here, before any worker starts
-        options = BatchOptions(workers, scheduler, shard_size, workdir, strict)
+        options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         spec = reader_spec(input, input_format, text_field, id_field, method.pipeline.lang)
-        writer = open_writer(output, output_format, like=spec.open())
+        writer = open_output(output, output_format, like=spec.open())
         seeded = method.seed is not None
         result = run_command(
             spec,
@@ -142,4 +152,4 @@ def _present(result: BatchSummary, summary: Path | None, extra: dict[str, object
     if "sentences" in counts:
         rate = counts["sentences"] / result.seconds if result.seconds > 0 else 0.0
         console.print(f"{counts['sentences']} sentences replaced, {rate:,.0f} sentences/s")
-    save_summary(summary, result, {**counts, **extra})
+    finish_run(summary, result, {**counts, **extra})

@@ -12,7 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from anonymed.cli.common import console, handled_errors
 from anonymed.detect.tagger.model import TrainingParams
-from anonymed.train.recipe import RecognizerRecipe, document_count, train_recognizer
+from anonymed.train.fingerprint import write_fingerprint
+from anonymed.train.recipe import RecognizerRecipe, document_count, real_documents, train_recognizer
 
 app = typer.Typer(help="Train anonymed's models.", no_args_is_help=True, add_completion=False)
 
@@ -112,3 +113,17 @@ def recognizer(
             f'use it with detector option model="{target}" or copy it over '
             f"anonymed/resources/models/tagger-{lang} to ship it"
         )
+
+
+@app.command("fingerprint")
+def fingerprint(lang: LangOpt = "en", out: OutOpt = None, data: DataOpt = None) -> None:
+    """Write the digests of the recipe's training notes into a model folder, without retraining.
+
+    ``anonymed evaluate detection`` warns when gold notes are among them; to refresh a shipped model's:
+    ``anonymed train fingerprint --lang en --out src/anonymed/resources/models/tagger-en``.
+    """
+    with handled_errors():
+        target = out if out is not None else Path("models") / f"tagger-{lang}"
+        notes = real_documents(RecognizerRecipe(lang, data=data))
+        path = write_fingerprint(target, notes)
+    console.print(f"fingerprint of {len(notes)} training notes written to {path}")

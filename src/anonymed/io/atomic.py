@@ -1,7 +1,9 @@
 """Atomic outputs: a hidden temporary sibling file or folder, fsynced and renamed into place on commit.
 
-Temporary outputs are created owner-only (0600 files, 0700 folders) by ``tempfile`` and keep those modes
-once renamed: outputs of clinical notes are not world-readable by default.
+Permissions follow one rule for every output and every file and folder inside one: owner-only by default
+(files 0600, folders 0700: outputs of clinical notes may still hold missed identifiers), or, inside
+``output_permissions(private=False)`` (``anonymed ... --umask``), what the umask leaves of 0666 for files
+and 0777 for folders. Temporary outputs are owner-only until they are committed.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import re
 import shutil
 import tempfile
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
@@ -48,6 +51,51 @@ def remove_stale_temporaries(target: Path) -> int:
                 path.unlink(missing_ok=True)
             removed += 1
     return removed
+
+
+def current_umask() -> int:
+    """The process's umask (from ``/proc`` where it can be read, else by setting and restoring it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o077)  # the fallback briefly sets a strict mask, never a loose one
+    os.umask(mask)
+    return mask
+
+
+#: whether outputs are owner-only (the default) or follow the umask
+_PRIVATE: ContextVar[bool] = ContextVar("anonymed_private_outputs", default=True)
+
+
+@contextlib.contextmanager
+def output_permissions(*, private: bool) -> Iterator[None]:
+    """Outputs written inside are owner-only (``private``) or follow the umask."""
+    token = _PRIVATE.set(private)
+    try:
+        yield
+    finally:
+        _PRIVATE.reset(token)
+
+
+def output_mode(*, folder: bool = False) -> int:
+    """The mode of an output file (or folder): 0600 (0700) when private, else 0666 (0777) less the umask."""
+    if _PRIVATE.get():
+        return 0o700 if folder else 0o600
+    return (0o777 if folder else 0o666) & ~current_umask()
+
+
+def make_folders(root: Path, relative: PurePosixPath) -> None:
+    """Create ``root/relative`` and the folders between, each with the output folder mode."""
+    path = root
+    for part in relative.parts:
+        path = path / part
+        if not path.is_dir():
+            path.mkdir()
+            path.chmod(output_mode(folder=True))
 
 
 def fsync_dir(path: Path) -> None:
@@ -93,6 +141,7 @@ class AtomicFile:
         assert self._tmp is not None
         try:
             stream.flush()
+            os.fchmod(stream.fileno(), output_mode())
             os.fsync(stream.fileno())
             stream.close()
             os.replace(self._tmp, self.target)
@@ -100,6 +149,21 @@ class AtomicFile:
             self.abort()
             raise output_error(self.target, exc) from None
         fsync_dir(self.target.parent)
+
+    def rewrite(self, transform: Callable[[TextIO, TextIO], None]) -> None:
+        """Pass what was written so far through ``transform(old, new)`` into a new temporary file."""
+        stream = self.stream
+        old = self._tmp
+        assert old is not None
+        try:
+            stream.close()
+            self._stream = self._tmp = None
+            with open(old, encoding="utf-8", newline="") as source:
+                transform(source, self.stream)
+        except OSError as exc:
+            raise output_error(self.target, exc) from None
+        finally:
+            old.unlink(missing_ok=True)
 
     def abort(self) -> None:
         """Close and remove the temporary file; the target is left as it was."""
@@ -133,8 +197,9 @@ class AtomicDir:
         """Write and fsync one file under the temporary folder."""
         path = self.root.joinpath(*relpath.parts)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_folders(self.root, relpath.parent)
             with path.open("xb") as handle:
+                os.fchmod(handle.fileno(), output_mode())
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -147,6 +212,7 @@ class AtomicDir:
         fsync_dir(root)
         backup: Path | None = None
         try:
+            root.chmod(output_mode(folder=True))
             backup = Path(
                 tempfile.mkdtemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".old")
             )

@@ -116,9 +116,11 @@ def record_id(value: Any, field: str, default: str) -> str:
     raise RecordProblem(f"id field {field!r} is a JSON {json_type(value)}, not a string or integer")
 
 
-def pick_metadata(fields: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """``lang`` (the record's, else the reader's), ``patient_id`` and ``reference_date`` when present."""
-    picked = {name: fields[name] for name in METADATA_FIELDS if fields.get(name) not in (None, "")}
+def pick_metadata(fields: Mapping[str, Any], lang: str, patient_field: str = "patient_id") -> dict[str, Any]:
+    """``lang`` (the record's, else the reader's), ``patient_id`` (from ``patient_field``) and
+    ``reference_date`` when present."""
+    sources = {name: patient_field if name == "patient_id" else name for name in METADATA_FIELDS}
+    picked = {name: fields[src] for name, src in sources.items() if fields.get(src) not in (None, "")}
     picked.setdefault("lang", lang)
     return picked
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
 from anonymed.document import LONE_SURROGATE, Document
 from anonymed.errors import ConfigError, InputError
@@ -37,8 +37,9 @@ class CsvReader(Reader):
     """Streams a CSV file row by row; bytes are decoded with ``surrogateescape`` and checked per row.
 
     The id is the id column or else the data row number (from 1). The other columns, in order, go to
-    ``metadata["record"]``; ``patient_id``, ``lang`` and ``reference_date`` columns are also copied into
-    the metadata. A row whose field count differs from the header's fails; blank lines are skipped.
+    ``metadata["record"]``; ``lang``, ``reference_date`` and the patient column (``patient_id`` unless
+    told) are also copied into the metadata. A row whose field count differs from the header's fails;
+    blank lines are skipped.
     """
 
     format = "csv"
@@ -51,11 +52,13 @@ class CsvReader(Reader):
         text_field: str = "text",
         id_field: str = "id",
         delimiter: str = ",",
+        patient_field: str = "patient_id",
     ) -> None:
         super().__init__(Path(path), lang=lang)
         self.text_field = text_field
         self.id_field = id_field
         self.delimiter = delimiter
+        self.patient_field = patient_field
 
     @cached_property
     def columns(self) -> tuple[str, ...]:
@@ -160,7 +163,7 @@ class CsvReader(Reader):
         except RecordProblem as problem:
             return failure(index, rid, problem)
         text = cells.pop(self.text_field)
-        return Document(rid, text, {**pick_metadata(cells, self.lang), "record": cells})
+        return Document(rid, text, {**pick_metadata(cells, self.lang, self.patient_field), "record": cells})
 
 
 class _Pieces:
@@ -202,11 +205,13 @@ def _csv_items(rows: Any) -> Iterator[list[str] | csv.Error]:
 
 
 class CsvWriter(FileWriter):
-    """Writes a CSV with the input's columns, the anonymized text in the text column, plus an error column.
+    """Writes a CSV with the input's columns, the anonymized text in the text column.
 
     ``columns`` (the input header) fixes the order; without it the columns are taken from the first
-    record (id first if the record lacks it, text last). The ``anonymed_error`` column is always present:
-    empty for good rows; failed rows have the id, an empty text cell and the reason.
+    record (id first if the record lacks it, text last). A failed record is a row with its id, an empty
+    text and empty cells; when at least one record failed, the output gains a last column
+    ``anonymed_error`` (empty for good rows, the reason for failed ones): the file written so far is
+    rewritten once, at commit. A run without failures has exactly the input's columns.
     """
 
     format = "csv"
@@ -225,16 +230,23 @@ class CsvWriter(FileWriter):
         self.id_field = id_field
         self.delimiter = delimiter
         self.columns: tuple[str, ...] | None = tuple(columns) if columns else None
+        #: data row number -> reason, for the rows of failed records
+        self.errors: dict[int, str] = {}
 
     def format_document(self, doc: Document) -> str:
-        """One row: the record's cells, the anonymized text, an empty error cell."""
+        """One row: the record's cells and the anonymized text."""
         record: Mapping[str, Any] | None = doc.metadata.get("record")
         cells = {self.id_field: doc.id} if record is None else dict(record)
         cells[self.text_field] = doc.result
         return self._row(cells, list(cells))
 
+    def write_failure(self, failure: ReadFailure) -> None:
+        """Write the placeholder row and remember the reason for the ``anonymed_error`` column."""
+        self.errors[self.count] = failure.reason
+        super().write_failure(failure)
+
     def format_failure(self, failure: ReadFailure) -> str:
-        """One row: the id, empty text and other cells, and the reason."""
+        """One row: the id, empty text and other cells (the reason goes to the error column)."""
         cells = {self.id_field: failure.record_id, self.text_field: "", ERROR_KEY: failure.reason}
         return self._row(cells, [self.id_field, self.text_field])
 
@@ -242,8 +254,8 @@ class CsvWriter(FileWriter):
         if self.columns is None:
             names = ([self.id_field] if self.id_field not in first_columns else []) + first_columns
             self.columns = tuple(dict.fromkeys([*names, self.text_field]))
-        row = self._line([cells.get(name, "") for name in self.columns] + [cells.get(ERROR_KEY, "")])
-        return (self._line([*self.columns, ERROR_KEY]) if self.count == 0 else "") + row
+        row = self._line([cells.get(name, "") for name in self.columns])
+        return (self._line(list(self.columns)) if self.count == 0 else "") + row
 
     def _line(self, values: list[Any]) -> str:
         """One CSV line ending in ``\\n``; a cell holding a line break of any kind (a lone CR too) is quoted.
@@ -259,4 +271,20 @@ class CsvWriter(FileWriter):
         """The header row when no record was written (an empty input still gives a valid CSV)."""
         if self.count > 0 or self.columns is None:
             return ""
-        return self._line([*self.columns, ERROR_KEY])
+        return self._line(list(self.columns))
+
+    def commit(self) -> None:
+        """Add the ``anonymed_error`` column if a record failed (and the input had none), then commit."""
+        if self.errors and not self._closed and ERROR_KEY not in (self.columns or ()):
+            self._out.rewrite(self._add_error_column)
+        super().commit()
+
+    def _add_error_column(self, source: TextIO, target: TextIO) -> None:
+        csv.field_size_limit(max(csv.field_size_limit(), FIELD_LIMIT))
+        rows = csv.reader(source, delimiter=self.delimiter)
+        header = next(rows, None)
+        if header is None:
+            return
+        target.write(self._line([*header, ERROR_KEY]))
+        for number, row in enumerate(rows):
+            target.write(self._line([*row, self.errors.get(number, "")]))

@@ -62,8 +62,9 @@ class JsonlReader(LineFileReader):
     """Streams a JSON Lines file line by line; each line is decoded and parsed on its own.
 
     The id is the id field (string or integer) or else the line number (from 1). Every field but the
-    text (and the gold fields of subclasses) is kept, in order, in ``metadata["record"]``; ``patient_id``,
-    ``lang`` and ``reference_date`` are also copied into the metadata. Blank lines are not records.
+    text (and the gold fields of subclasses) is kept, in order, in ``metadata["record"]``; ``lang``,
+    ``reference_date`` and the patient field (``patient_id`` unless told) are also copied into the
+    metadata (the latter as ``patient_id``). Blank lines are not records.
     """
 
     format = "jsonl"
@@ -72,11 +73,18 @@ class JsonlReader(LineFileReader):
     gold_fields: tuple[str, ...] = ()
 
     def __init__(
-        self, path: Path, *, lang: str = "en", text_field: str = "text", id_field: str = "id"
+        self,
+        path: Path,
+        *,
+        lang: str = "en",
+        text_field: str = "text",
+        id_field: str = "id",
+        patient_field: str = "patient_id",
     ) -> None:
         super().__init__(Path(path), lang=lang)
         self.text_field = text_field
         self.id_field = id_field
+        self.patient_field = patient_field
 
     def writer_options(self) -> dict[str, Any]:
         """The same text and id fields."""
@@ -104,7 +112,7 @@ class JsonlReader(LineFileReader):
             raise RecordProblem(f"text field {self.text_field!r} is a JSON {json_type(text)}, not a string")
         skip = {self.text_field, *self.gold_fields}
         record = {key: value for key, value in obj.items() if key not in skip}
-        metadata = {**pick_metadata(obj, self.lang), "record": record}
+        metadata = {**pick_metadata(obj, self.lang, self.patient_field), "record": record}
         return Document(rid, text, metadata, gold=self.gold(obj, text))
 
     def gold(self, obj: Mapping[str, Any], text: str) -> tuple[Span, ...]:

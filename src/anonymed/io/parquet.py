@@ -17,7 +17,7 @@ from typing import Any
 
 from anonymed.document import Document
 from anonymed.errors import ConfigError, InputError, OutputError
-from anonymed.io.atomic import fsync_dir, output_error
+from anonymed.io.atomic import fsync_dir, output_error, output_mode
 from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
 from anonymed.io.common import ERROR_KEY, RecordProblem, failure, json_type, pick_metadata, record_id
 from anonymed.io.shards import Shard
@@ -61,18 +61,26 @@ def _rows(batch: Any) -> list[dict[str, Any] | None]:
 class ParquetReader(Reader):
     """Streams a Parquet file; the id is the id column (string or integer) or else the row number (from 1).
 
-    Every column but the text goes, in order, to ``metadata["record"]``; ``patient_id``, ``lang`` and
-    ``reference_date`` are also copied into the metadata. A row whose text is not a string fails.
+    Every column but the text goes, in order, to ``metadata["record"]``; ``lang``, ``reference_date`` and
+    the patient column (``patient_id`` unless told) are also copied into the metadata. A row whose text is
+    not a string fails.
     """
 
     format = "parquet"
 
     def __init__(
-        self, path: Path, *, lang: str = "en", text_field: str = "text", id_field: str = "id"
+        self,
+        path: Path,
+        *,
+        lang: str = "en",
+        text_field: str = "text",
+        id_field: str = "id",
+        patient_field: str = "patient_id",
     ) -> None:
         super().__init__(Path(path), lang=lang)
         self.text_field = text_field
         self.id_field = id_field
+        self.patient_field = patient_field
 
     def _file(self) -> Any:
         pq = _pq()
@@ -154,7 +162,7 @@ class ParquetReader(Reader):
                 raise RecordProblem(f"text column {self.text_field!r} holds a {kind}, not a string")
         except RecordProblem as problem:
             return failure(index, rid, problem)
-        return Document(rid, text, {**pick_metadata(row, self.lang), "record": row})
+        return Document(rid, text, {**pick_metadata(row, self.lang, self.patient_field), "record": row})
 
 
 class ParquetWriter(Writer):
@@ -274,6 +282,7 @@ class ParquetWriter(Writer):
             self._writer.close()
             assert self._tmp is not None
             with self._tmp.open("rb+") as handle:
+                os.fchmod(handle.fileno(), output_mode())
                 os.fsync(handle.fileno())
             os.replace(self._tmp, self.path)
         except OSError as exc:

@@ -25,6 +25,7 @@ from anonymed.errors import ConfigError, OutputError
 from anonymed.io.atomic import remove_stale_temporaries
 from anonymed.io.base import Writer
 from anonymed.methods import MethodConfig
+from anonymed.runner.failures import DEFAULT_MAX_FAILURES, FailureLimit
 from anonymed.runner.local import RunSummary
 from anonymed.runner.manifest import Manifest, ShardResult
 from anonymed.runner.process import ShardTask, run_shard
@@ -33,6 +34,8 @@ from anonymed.runner.shards import Plan, ReaderSpec, plan_shards
 
 #: records per shard unless told otherwise
 DEFAULT_SHARD_SIZE = 500
+#: seconds between two progress reports within a shard (records can come by the thousand a second)
+PROGRESS_INTERVAL = 0.1
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class BatchOptions:
     workdir: Path | None = None
     strict: bool = False
     keep_workdir: bool = False
+    max_failures: FailureLimit = field(default_factory=lambda: FailureLimit.parse(DEFAULT_MAX_FAILURES))
 
     def __post_init__(self) -> None:
         if self.workers is not None and self.workers < 1:
@@ -57,12 +61,16 @@ class BatchOptions:
 
 @dataclass(frozen=True)
 class BatchProgress:
-    """Where a run stands, after each shard."""
+    """Where a run stands: after each shard, and every few records of a shard run in this process.
+
+    ``documents`` counts the records done (read and processed, or failed) of ``documents_total``.
+    """
 
     shards_done: int
     shards_total: int
     documents: int
     failed: int
+    documents_total: int = 0
 
 
 @dataclass
@@ -71,6 +79,7 @@ class BatchSummary(RunSummary):
 
     ``read``, ``written``, ``failed`` and the failures cover the whole output; ``processed`` counts the
     documents processed by this run (resumed shards excluded), which throughput is measured on.
+    ``with_patient`` counts the documents that named a patient; ``limit`` is the run's failure limit.
     """
 
     tokens: int = 0
@@ -80,6 +89,14 @@ class BatchSummary(RunSummary):
     processed_tokens: int = 0
     workers: int = 1
     counters: Counter[str] = field(default_factory=Counter)
+    with_patient: int = 0
+    limit: FailureLimit | None = None
+
+    @property
+    def too_many_failures(self) -> bool:
+        """True when every record failed or more than the failure limit did: the run did not succeed."""
+        limit = self.limit or FailureLimit.parse(DEFAULT_MAX_FAILURES)
+        return limit.exceeded(self.read, self.failed)
 
     @property
     def docs_per_second(self) -> float:
@@ -101,6 +118,7 @@ class BatchSummary(RunSummary):
         self.spans_by_label.update(result.spans_by_label)
         self.counters.update(result.counters)
         self.failures.extend(result.failures)
+        self.with_patient += result.with_patient
         if fresh:
             self.processed += result.read
             self.processed_tokens += result.tokens
@@ -119,6 +137,9 @@ class BatchSummary(RunSummary):
             "docs_per_second": round(self.docs_per_second, 2),
             "tokens_per_second": round(self.tokens_per_second, 1),
             "counters": dict(sorted(self.counters.items())),
+            "with_patient_id": self.with_patient,
+            "max_failures": str(self.limit or DEFAULT_MAX_FAILURES),
+            "ok": not self.too_many_failures,
         }
 
 
@@ -134,14 +155,17 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Runs the shards one after the other in this process."""
+    """Runs the shards one after the other in this process; ``on_record`` hears of each record done."""
 
     workers = 1
+
+    def __init__(self) -> None:
+        self.on_record: Callable[[int], None] | None = None
 
     def __call__(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:
         """Run each task in turn."""
         for task in tasks:
-            yield run_shard(task)
+            yield run_shard(task, on_record=self.on_record)
 
 
 @contextmanager
@@ -186,6 +210,20 @@ class _Assembler:
             raise OutputError(f"only {self.next} of {len(plan.shards)} shards were assembled")
 
 
+class _Ticker:
+    """Says when a progress report is due: every ``PROGRESS_INTERVAL`` seconds at most."""
+
+    def __init__(self) -> None:
+        self.last = time.monotonic()
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_INTERVAL:
+            return False
+        self.last = now
+        return True
+
+
 def _targets(writer: Writer) -> list[Path]:
     """The paths a writer (and the side writer of a tee) writes to."""
     side = getattr(writer, "side", None)
@@ -213,13 +251,20 @@ def run_batch(
     with Manifest(workdir, run) as manifest:
         for target in _targets(writer):  # what a killed run of this output left behind
             remove_stale_temporaries(target)
-        summary = BatchSummary(shards=len(plan.shards))
+        summary = BatchSummary(shards=len(plan.shards), limit=options.max_failures)
         assembler = _Assembler(writer, manifest)
+        total = plan.documents
+        ticker = _Ticker()
 
-        def report() -> None:
+        def report(in_shard: int = 0) -> None:
             if on_progress is not None:
                 done = len(manifest.finished)
-                on_progress(BatchProgress(done, len(plan.shards), summary.read, summary.failed))
+                documents = summary.read + in_shard
+                on_progress(BatchProgress(done, len(plan.shards), documents, summary.failed, total))
+
+        def record_done(in_shard: int) -> None:
+            if ticker.due():
+                report(in_shard)
 
         tasks = [
             ShardTask(method, spec, shard, manifest.shard_path(shard.id), options.strict)
@@ -228,6 +273,8 @@ def run_batch(
         ]
         with writer, open_executor(options) as execute:
             summary.workers = execute.workers
+            if isinstance(execute, LocalExecutor):
+                execute.on_record = record_done
             for index in sorted(manifest.finished):
                 summary.add(manifest.finished[index], fresh=False)
                 assembler.add(manifest.finished[index])

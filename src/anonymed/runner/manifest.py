@@ -55,6 +55,7 @@ class ShardResult:
     counters: Mapping[str, int] = field(default_factory=dict)
     failures: tuple[ReadFailure, ...] = ()
     built: bool = False
+    with_patient: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The manifest line (ids and reasons of failures, never text)."""
@@ -72,6 +73,7 @@ class ShardResult:
             "spans_by_label": dict(sorted(self.spans_by_label.items())),
             "counters": dict(sorted(self.counters.items())),
             "failures": [[f.index, f.record_id, f.reason] for f in self.failures],
+            "with_patient": self.with_patient,
         }
 
     @classmethod
@@ -91,6 +93,7 @@ class ShardResult:
             spans_by_label=Counter({str(k): int(v) for k, v in dict(data["spans_by_label"]).items()}),
             counters=Counter({str(k): int(v) for k, v in dict(data["counters"]).items()}),
             failures=tuple(ReadFailure(int(i), str(rid), str(why)) for i, rid, why in data["failures"]),
+            with_patient=int(data.get("with_patient", 0)),
         )
 
 

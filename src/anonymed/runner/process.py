@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,17 +58,23 @@ def built_method(config: MethodConfig) -> tuple[Method[Any], bool]:
 
 
 class _Tallies:
-    """Counts input tokens as records stream in, and the method's counts as documents come out."""
+    """Counts input tokens and documents naming a patient as records stream in, and the method's counts
+    as documents come out; ``on_record(n)`` hears that the shard's first n records are done."""
 
-    def __init__(self, method: Method[Any]) -> None:
+    def __init__(self, method: Method[Any], on_record: Callable[[int], None] | None = None) -> None:
         self.method = method
         self.tokens = 0
+        self.with_patient = 0
         self.counters: Counter[str] = Counter()
+        self.on_record = on_record
 
     def records(self, records: Iterable[Record]) -> Iterator[Record]:
-        for record in records:
+        for done, record in enumerate(records):
+            if self.on_record is not None and done:
+                self.on_record(done)
             if isinstance(record, Document):
                 self.tokens += len(record.text.split())
+                self.with_patient += record.patient_id is not None
             yield record
 
     def __call__(self, doc: Document) -> Document:
@@ -77,11 +83,14 @@ class _Tallies:
         return done
 
 
-def run_shard(task: ShardTask) -> ShardResult:
-    """Process one shard and write its file; the counts go back to the driver (never text)."""
+def run_shard(task: ShardTask, on_record: Callable[[int], None] | None = None) -> ShardResult:
+    """Process one shard and write its file; the counts go back to the driver (never text).
+
+    ``on_record(n)`` (a run in this process: its progress bar) is called as the shard's records are done.
+    """
     started = time.perf_counter()
     method, built = built_method(task.method)
-    tallies = _Tallies(method)
+    tallies = _Tallies(method, on_record)
     records = tallies.records(task.spec.open().read_shard(task.shard))
     writer = ShardFileWriter(task.path)
     with writer:
@@ -101,4 +110,5 @@ def run_shard(task: ShardTask) -> ShardResult:
         counters=dict(tallies.counters),
         failures=tuple(summary.failures),
         built=built,
+        with_patient=tallies.with_patient,
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from anonymed.errors import ConfigError
 from anonymed.io.base import Reader
-from anonymed.io.registry import guess_format, open_reader
+from anonymed.io.registry import check_input, guess_format, open_reader
 from anonymed.io.shards import Shard
 
 
@@ -32,6 +32,7 @@ class ReaderSpec:
     def of(cls, path: str | Path, fmt: str | None = None, **options: Any) -> ReaderSpec:
         """A spec with an absolute path (workers may run elsewhere) and the format guessed if not given."""
         path = Path(path).absolute()
+        check_input(path)
         return cls(path, fmt or guess_format(path), dict(options))
 
     def open(self) -> Reader:

@@ -39,8 +39,7 @@ class ValueStreams:
         value = normalise_value(text)
         patient = self.document.patient_id
         if self.patient_key is not None and patient is not None:
-            message = "\x00".join((patient, label, value)).encode(errors="surrogatepass")
-            return hmac.new(self.patient_key, message, hashlib.sha256).digest()
+            return patient_stream_key(self.patient_key, patient, label, text)
         if not self.rng.secure:
             doc_stream = self.rng.spawn(f"doc:{self.document.id}")
             data = f"{label}\x00{value}".encode(errors="surrogatepass")  # lone surrogates too (Python API)
@@ -50,6 +49,12 @@ class ValueStreams:
     def for_span(self, span: Span) -> RandomSource:
         """The random stream of the span's (label, value)."""
         return RandomSource.from_key(self.key_for(span.label.value, span.text))
+
+
+def patient_stream_key(patient_key: bytes, patient: str, label: str, text: str) -> bytes:
+    """HMAC(patient key, patient id, label, value): a value's stream key for a keyed, named patient."""
+    message = "\x00".join((patient, label, normalise_value(text))).encode(errors="surrogatepass")
+    return hmac.new(patient_key, message, hashlib.sha256).digest()
 
 
 def doc_stream_key(stream: RandomSource) -> bytes:

@@ -47,6 +47,7 @@ from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams, check_other_operator, fallback_for
+from anonymed.substitute.context import patient_stream_key
 from anonymed.substitute.invariant import fold
 
 _DAYS_PER_MONTH: Final = 30.436875
@@ -122,10 +123,7 @@ class DateShiftOperator(Operator):
 
     def shift_days(self, context: Context) -> int:
         """The secret shift of the document's patient: ``min_shift_days <= |S| <= max_shift_days``."""
-        p = self.shift_params
-        rng = RandomSource.from_key(context.streams.key_for(Label.DATE.value, _SHIFT))
-        size = p.min_shift_days + rng.randbelow(p.max_shift_days - p.min_shift_days + 1)
-        return size if rng.randbelow(2) else -size
+        return _shift_from(context.streams.key_for(Label.DATE.value, _SHIFT), self.shift_params)
 
     def operate(self, span: Span, context: Context) -> str:
         """The span written with its shifted (or jittered) value; the fallback's surrogate if unread."""
@@ -198,6 +196,21 @@ class DateShiftOperator(Operator):
         candidates = [_shifted(value, shift + n) for n in [first, *noises]]
         allowed = [q for q in candidates if accept is None or accept(q)] or candidates
         return next((q for q in allowed if _all_fields_change(value, q)), allowed[0])
+
+
+def _shift_from(stream_key: bytes, p: DateShiftParams) -> int:
+    rng = RandomSource.from_key(stream_key)
+    size = p.min_shift_days + rng.randbelow(p.max_shift_days - p.min_shift_days + 1)
+    return size if rng.randbelow(2) else -size
+
+
+def patient_shift_days(patient_key: bytes, patient_id: str, params: DateShiftParams) -> int:
+    """The secret shift ``S`` the operator gives ``patient_id``'s dates under ``patient_key``.
+
+    For the structured dates of the FHIR and SQL paths: the same ``S`` as in the patient's notes (whose
+    dates also get their own noise), so both lie on one timeline.
+    """
+    return _shift_from(patient_stream_key(patient_key, patient_id, Label.DATE.value, _SHIFT), params)
 
 
 def _shifted(value: Temporal, days: int) -> int:

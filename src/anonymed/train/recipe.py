@@ -19,6 +19,7 @@ from anonymed.labels import Label
 from anonymed.train.annotations import file_digest, notes_of_language, read_annotations
 from anonymed.train.corpora import read_gold_documents, read_wikiann
 from anonymed.train.feature_lexicons import build_lexicons
+from anonymed.train.fingerprint import write_fingerprint
 from anonymed.train.synthetic import synthetic_notes
 
 #: per language: the annotated development corpus (path under the training root, reader format)
@@ -138,8 +139,18 @@ def training_documents(
     copies = synthetic_notes(
         dev, recipe.lang, copies=recipe.synthetic_copies, seed=recipe.seed if seed is None else seed
     )
+    return [*dev, *copies, *_general(recipe, wiki)]
+
+
+def _general(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> list[Document]:
+    """The WikiANN sentences the recipe trains on: without organisations, the first ``wikiann_sentences``."""
     general = [doc for doc in wiki if all(s.label is not Label.ORGANIZATION for s in doc.gold)]
-    return [*dev, *copies, *general[: recipe.wikiann_sentences]]
+    return general[: recipe.wikiann_sentences]
+
+
+def real_documents(recipe: RecognizerRecipe) -> list[Document]:
+    """The real notes a recipe trains on (dev notes and WikiANN sentences; not the synthetic copies)."""
+    return [*dev_documents(recipe), *_general(recipe, wikiann_documents(recipe))]
 
 
 def recipe_lexicons(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> FeatureLexicons:
@@ -213,6 +224,7 @@ def train_recognizer(
     docs = training_documents(recipe, dev, wiki)
     lexicons = recipe_lexicons(recipe, wiki)
     meta = {"lang": recipe.lang, "recipe": recipe.describe(), "documents": len(docs)}
+    write_fingerprint(out, [*dev, *_general(recipe, wiki)])
     if family == "crf":
         return train_with_recipe(
             recipe,

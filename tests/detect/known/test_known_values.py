@@ -129,3 +129,25 @@ def test_items_are_deduplicated_numbers_read_as_text_and_empty_values_skipped() 
     )
     assert [item.to_json() for item in items] == [{"kind": "ID/mrn", "value": "1234567"}]
     assert "1234567" not in repr(items[0]) and repr(items[0]) == "Known(ID/mrn, 7 characters)"
+
+
+def test_one_detector_reuses_a_records_list_and_never_pickles_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The texts of one patient carry the same list: it is sorted once, every text gets the spans a fresh
+    detector finds, a different list is sorted again, and a pickled detector carries no kept list."""
+    import pickle
+
+    from anonymed.detect.known import detector as module
+
+    calls: list[int] = []
+    sort = module._sort
+    monkeypatch.setattr(module, "_sort", lambda items, lang: calls.append(len(items)) or sort(items, lang))
+    items = [{"kind": "NAME/patient", "value": SECRET}, {"kind": "ID/mrn", "value": "123456789"}]
+    detector = KnownDetector()
+    texts = [f"{SECRET} seen, MRN 123-456-789.", f"Called {SECRET} again.", "Nothing here."]
+    for text in texts:
+        doc = Document("d", text, {"known": items, "lang": "en"})
+        assert detector.detect(doc) == KnownDetector().detect(doc)
+    assert calls[0] == 2 and len(calls) == 1 + len(texts)  # once for `detector`, once per fresh one
+    detector.detect(Document("d", SECRET, {"known": items[:1], "lang": "en"}))
+    assert len(calls) == 2 + len(texts)
+    assert detector._records and SECRET.lower().encode() not in pickle.dumps(detector).lower()

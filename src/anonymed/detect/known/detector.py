@@ -9,7 +9,7 @@ document carries no known identifier and no roster is configured).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
@@ -34,6 +34,8 @@ from anonymed.known import Known, document_known
 from anonymed.labels import Label
 
 SOURCE: Final = "known"
+#: how many documents' sorted known identifiers a detector keeps (a bound on memory, not a tuning knob)
+_RECORDS_KEPT: Final = 64
 #: the score of a match of the record's own identifiers, and of one read through a typo
 KNOWN_SCORE: Final = 1.0
 KNOWN_TYPO_SCORE: Final = 0.9
@@ -85,6 +87,13 @@ class KnownDetector(Detector):
     def __init__(self, params: KnownParams | None = None) -> None:
         self.params = params if params is not None else KnownParams()
         self._dates = PatternDetector()
+        #: the last records built, by (items, lang): the texts of one patient (a FHIR export's notes,
+        #: narratives and codes' text) carry the same list, and building it is half the detector's time
+        self._records: dict[tuple[tuple[Known, ...], str], _Record] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the kept records (they hold known identifiers: secrets stay in this process)."""
+        return {**self.__dict__, "_records": {}}
 
     def detect(self, doc: Document) -> list[Span]:
         """Spans of the known identifiers and roster entries in ``doc``."""
@@ -100,8 +109,12 @@ class KnownDetector(Detector):
             found += self._roster(view)
         return [_span(view.text, start, end, target, typo) for start, end, target, typo in found]
 
-    def _record(self, view: NoteView, items: Sequence[Known]) -> Iterator[tuple[int, int, Target, bool]]:
-        record = _sort(items, view.lang)
+    def _record(self, view: NoteView, items: tuple[Known, ...]) -> Iterator[tuple[int, int, Target, bool]]:
+        record = self._records.get((items, view.lang))
+        if record is None:
+            if len(self._records) >= _RECORDS_KEPT:
+                self._records.clear()
+            record = self._records[(items, view.lang)] = _sort(items, view.lang)
         text, words = view.text, view.words
         names = record.people.find(text, words, view.lang, typos=self.params.typos)
         for start, end, _, _, target, typo in names:
