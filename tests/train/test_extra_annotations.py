@@ -14,6 +14,7 @@ from anonymed.detect.tagger.model import TaggerModel
 from anonymed.errors import InputError
 from anonymed.labels import Label
 from anonymed.train.annotations import file_digest, read_annotations
+from anonymed.train.fingerprint import note_digest, read_fingerprint
 from anonymed.train.recipe import RecognizerRecipe, extra_documents
 
 NOTES = [
@@ -114,3 +115,7 @@ def test_train_recognizer_adds_the_extra_notes_and_names_them_by_digest_only(tmp
     assert model.meta["recipe"]["extra"] == [{"sha256": file_digest(extra), "notes": 3}]
     assert "extra" not in base.meta["recipe"]
     assert str(tmp_path) not in json.dumps(model.meta)
+    # the extra notes are training notes: evaluating on them is flagged like evaluating on the dev notes
+    fingerprint = read_fingerprint(tmp_path / "with-extra")
+    assert fingerprint is not None and note_digest(EXTRA_TEXT) in fingerprint
+    assert note_digest(EXTRA_TEXT) not in (read_fingerprint(tmp_path / "base") or set())

@@ -149,8 +149,9 @@ def _general(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> list[Documen
 
 
 def real_documents(recipe: RecognizerRecipe) -> list[Document]:
-    """The real notes a recipe trains on (dev notes and WikiANN sentences; not the synthetic copies)."""
-    return [*dev_documents(recipe), *_general(recipe, wikiann_documents(recipe))]
+    """The real notes a recipe trains on (dev notes, extra notes and WikiANN sentences; not the synthetic
+    copies)."""
+    return [*dev_documents(recipe), *extra_documents(recipe), *_general(recipe, wikiann_documents(recipe))]
 
 
 def recipe_lexicons(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> FeatureLexicons:
