@@ -69,10 +69,6 @@ def test_annotations_become_notes_with_gold_spans(tmp_path: Path) -> None:
         ({"spans": [{"start": 5, "end": 90, "label": "NAME"}]}, "outside the text"),
         ({"spans": [{"start": 5, "end": 17, "label": "PERSON"}]}, "unknown label"),
         ({"spans": [{"start": 5, "end": 17, "label": "NAME", "subtype": "pet"}]}, "unknown subtype"),
-        (
-            {"spans": [{"start": 5, "end": 17, "label": "NAME"}, {"start": 10, "end": 20, "label": "NAME"}]},
-            "overlap",
-        ),
         ({"spans": {"start": 5}}, "not an array"),
         ({"lang": None}, "lang is a JSON null"),
     ],

@@ -1,15 +1,15 @@
 """Extra training annotations: JSONL ``{"id", "text", "lang", "spans": [{start, end, label, subtype}]}``.
 
 The format of the shared contracts, as ``anonymed review export`` writes it (``annotations.jsonl``): one
-note per line with its PHI, offsets in Python ``str`` indices over ``text``. ``anonymed train recognizer
---extra FILE`` adds these notes to the training data. Training data must be right: a bad line fails the
+note per line with its PHI, offsets in Python ``str`` indices over ``text``; overlapping spans are kept,
+as the gold readers keep them. ``anonymed train recognizer --extra FILE`` adds these notes to the
+training data. Training data must be right: a bad line fails the
 whole file, with its line number and id, never its text.
 """
 
 from __future__ import annotations
 
 import hashlib
-import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -46,9 +46,6 @@ def _note(index: int, rid: str, obj: dict[str, Any]) -> Document:
     if not isinstance(spans, list):
         raise RecordProblem(f"spans is a JSON {json_type(spans)}, not an array")
     gold = tuple(sorted((_span(span, text) for span in spans), key=lambda s: (s.start, s.end)))
-    for before, after in itertools.pairwise(gold):
-        if after.start < before.end:
-            raise RecordProblem(f"overlapping spans at offsets {before.start}-{before.end} and {after.start}")
     # each note is its own cross-validation group: a reviewed note names no patient
     metadata = {"lang": lang, "patient_id": f"extra:{rid}", "corpus": "extra"}
     return Document(rid, text, metadata, gold=gold)
