@@ -35,15 +35,15 @@ def test_toml_file_merges_over_defaults_and_overrides_win(tmp_path: Path) -> Non
 
 
 def test_precedence_defaults_profile_file_then_options(tmp_path: Path) -> None:
-    """Built-in defaults < profile < configuration file < explicit options (the CLI's build_config)."""
-    from anonymed.cli.deid import build_config
+    """Built-in defaults < profile < configuration file < explicit options (``configure``)."""
+    from anonymed.methods.configure import configure
 
     path = tmp_path / "deid.toml"
     path.write_text(
         '[pipeline]\nprofile = "dp"\n[operators]\nNAME = "tag"\n'
         '[operator_params.dp_date]\nchronology = "gaps"\n'
     )
-    from_file = build_config(path)
+    from_file = configure(path).pipeline()
     plan = from_file.substitution
     assert plan.profile.name == "dp" and plan.operators[Label.DATE] == "dp_date"  # the profile's
     assert plan.operators[Label.NAME] == "tag"  # the file's over the profile's fake
@@ -52,7 +52,8 @@ def test_precedence_defaults_profile_file_then_options(tmp_path: Path) -> None:
         plan.operator_params["dp_date"]["metric"] == load_profile("dp").operator_params["dp_date"]["metric"]
     )
     assert plan.operators[Label.CONTACT] == "fake"  # the built-in default under every profile
-    cli = build_config(path, profile="hipaa-safe-harbor", operators={Label.NAME: "redact"}, epsilon=3.0)
+    options = {"pipeline": {"profile": "hipaa-safe-harbor", "epsilon": 3.0}, "operators": {"NAME": "redact"}}
+    cli = configure(path, options).pipeline()
     plan = cli.substitution
     assert plan.profile.name == "hipaa-safe-harbor" and plan.operators[Label.DATE] == "year_only"
     assert plan.operators[Label.NAME] == "redact" and plan.epsilon == 3.0

@@ -10,11 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from anonymed.cli import app
-from anonymed.cli.deid import build_config, parse_known_fields
+from anonymed.cli.options import option_layer, parse_known_fields
 from anonymed.config import PipelineConfig
 from anonymed.detect.lists import ListEntry, TermLists
 from anonymed.errors import ConfigError
 from anonymed.methods import ReplaceConfig
+from anonymed.methods.configure import configure
 
 
 def test_the_configuration_refuses_a_bad_pattern_when_it_is_built_not_mid_run() -> None:
@@ -45,11 +46,10 @@ def test_command_line_lists_and_fields_add_to_the_file_s(tmp_path: Path) -> None
     (tmp_path / "site.toml").write_text(
         '[lists]\nallow = "allow.txt"\n[known.fields]\nmrn = "ID/mrn"\n', encoding="utf-8"
     )
-    config = build_config(
-        tmp_path / "site.toml",
-        allow_lists=[tmp_path / "more.txt"],
-        known_fields=parse_known_fields(["patient_name=NAME/patient"]),
+    options = option_layer(
+        {"allow_list": [tmp_path / "more.txt"], "known_field": ["patient_name=NAME/patient"]}
     )
+    config = configure(tmp_path / "site.toml", options).pipeline()
     assert [e.term for e in config.lists.allow] == ["Babinski", "Homans"]
     assert dict(config.known.fields) == {"mrn": "ID/mrn", "patient_name": "NAME/patient"}
     with pytest.raises(ConfigError, match="--known-field expects FIELD=KIND"):

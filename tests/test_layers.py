@@ -39,6 +39,7 @@ PLACES = {
     "dates": "parts",
     "embeddings": "parts",
     "config": "parts",
+    "effective": "parts",
     "profiles": "parts",
     "document": "model",
     "labels": "model",

@@ -94,6 +94,8 @@ class PipelineConfig:
         for stage in self.stages:
             if stage not in STAGES:
                 raise ConfigError(f"unknown stage {stage!r}; known: {STAGES}")
+        if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, int)):
+            raise ConfigError(f"seed must be an integer, got a {type(self.seed).__name__}")
         if self.epsilon is not None and not self.epsilon > 0:
             raise ConfigError(f"epsilon must be positive, got {self.epsilon!r}")
         self._check_site()
@@ -146,17 +148,13 @@ class PipelineConfig:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], *, base: Path | None = None) -> PipelineConfig:
         """Build from a parsed TOML document (files named relative to ``base``); unknown keys are errors."""
-        known = {"pipeline", "operators", "operator_params", "detector_params", "epsilon_weights"}
-        known.update(SITE_TABLES)
-        unknown = set(data) - known
+        unknown = set(data) - set(TABLES)
         if unknown:
-            raise ConfigError(f"unknown configuration tables {sorted(unknown)}; known: {sorted(known)}")
+            raise ConfigError(f"unknown configuration tables {sorted(unknown)}; known: {sorted(TABLES)}")
         pipeline = dict(data.get("pipeline", {}))
-        tables = {"operators", "operator_params", "detector_params", "patient_key", "epsilon_weights"}
-        fields = {f.name for f in dataclasses.fields(cls)} - tables
-        bad = set(pipeline) - fields
+        bad = set(pipeline) - set(PIPELINE_KEYS)
         if bad:
-            raise ConfigError(f"unknown [pipeline] keys {sorted(bad)}; known: {sorted(fields)}")
+            raise ConfigError(f"unknown [pipeline] keys {sorted(bad)}; known: {sorted(PIPELINE_KEYS)}")
         for key in ("detectors", "stages"):
             if key in pipeline:
                 pipeline[key] = tuple(pipeline[key])
@@ -173,6 +171,21 @@ class PipelineConfig:
 
 #: the tables of the site's settings (docs/site-configuration.md)
 SITE_TABLES = ("known", "lists")
+#: every table of a configuration file; ``[hybrid]``, ``[words]`` and ``[sentences]`` are read by
+#: ``methods/configure.py`` (docs/configuration.md)
+TABLES = ("pipeline", "operators", "operator_params", "detector_params", "epsilon_weights", *SITE_TABLES,
+          "hybrid", "words", "sentences")  # fmt: skip
+#: the keys of the ``[pipeline]`` table
+PIPELINE_KEYS = ("lang", "profile", "detectors", "high_recall", "seed", "epsilon", "stages")
+
+
+def default_layer() -> dict[str, Any]:
+    """The built-in defaults of the pipeline as a configuration document (the ``default`` layer)."""
+    defaults = PipelineConfig()
+    pipeline = {key: getattr(defaults, key) for key in PIPELINE_KEYS if getattr(defaults, key) is not None}
+    return {"pipeline": pipeline, "operators": {label.value: op for label, op in DEFAULT_OPERATORS.items()}}
+
+
 _KNOWN_KEYS = frozenset({"fields", "side_file", "side_key", "keep_fields", "typos", "clinicians", "places",
                          "roster_typos"})  # fmt: skip
 

@@ -26,6 +26,17 @@ class InputError(AnonymedError):
         super().__init__(f"record {record_id!r}{where}: {reason}")
 
 
+class InputFileError(InputError):
+    """A whole input file or folder could not be read (missing, unreadable, a bad header); names the file."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(name, reason)
+        self.args = (f"input {name!r}: {reason}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class OutputError(AnonymedError, OSError):
     """An output could not be written (full disk, read-only folder); nothing partial is left behind."""
 

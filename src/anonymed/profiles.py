@@ -42,6 +42,16 @@ class Profile:
     #: the record fields mapped to known identifiers are never written out, even if the user asks
     drop_known_fields: bool = False
 
+    def layer(self) -> dict[str, Any]:
+        """The profile's choices as a configuration document (the ``profile`` layer of a configuration)."""
+        pipeline = {} if self.epsilon is None else {"epsilon": self.epsilon}
+        return {
+            "pipeline": pipeline,
+            "operators": {label.value: name for label, name in self.operators.items()},
+            "operator_params": {name: dict(params) for name, params in self.operator_params.items()},
+            "epsilon_weights": dict(self.epsilon_weights),
+        }
+
 
 def _folder() -> Traversable:
     return resources.files("anonymed").joinpath("resources", "profiles")

@@ -97,7 +97,7 @@ def test_cli_prints_tables_and_writes_the_report(tmp_path: Path, gold_dir: Path,
     assert data["missing_predictions"] == 1  # 1-2 has no record
     assert data["unknown_predictions"] == 1  # 9-9
     assert data["gold_read_failures"] == 1
-    assert "gold record 1-3" in result.stderr
+    assert "gold failed: record 3 of the input (id '1-3')" in result.stderr
     assert "Wrong" not in result.stderr  # the failed record's text is not shown
 
 

@@ -46,7 +46,7 @@ def test_leaks_of_a_file_split_by_the_detected_spans(gold: Path, tmp_path: Path)
     assert result.exit_code == 0, result.output
     overall = json.loads(out.read_text(encoding="utf-8"))["anon"]["overall"]
     assert overall == {
-        "items": 2, "leaked": 1, "leak_rate": 0.5, "missed": 0, "written_back": 1, "title": 0, "unknown": 0
+        "items": 2, "leaked": 1, "leak_rate": 0.5, "missed": 0, "written_back": 1, "generic": 0, "unknown": 0
     }  # fmt: skip
 
 

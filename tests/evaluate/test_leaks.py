@@ -8,8 +8,8 @@ from anonymed.config import PipelineConfig
 from anonymed.document import Document, Replacement, Span
 from anonymed.errors import ConfigError
 from anonymed.evaluate.leaks import (
+    GENERIC,
     MISSED,
-    TITLE,
     UNKNOWN,
     WRITTEN_BACK,
     Anonymized,
@@ -55,9 +55,9 @@ def test_items_are_split_into_missed_and_written_back() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "lang", "cause"), [("M.", "fr", TITLE), ("Mme", "fr", TITLE), ("M.", "en", WRITTEN_BACK)]
+    ("text", "lang", "cause"), [("M.", "fr", GENERIC), ("Mme", "fr", GENERIC), ("Jo", "fr", WRITTEN_BACK)]
 )
-def test_a_gold_item_that_is_only_a_title_kept_by_rule_is_a_title_not_written_back(
+def test_a_gold_item_that_is_without_an_identifying_word_is_generic_not_written_back(
     text: str, lang: str, cause: str
 ) -> None:
     # EDS-pseudo annotates "M." before a surname as an initial; anonymed reads it as Monsieur and keeps it
@@ -70,8 +70,8 @@ def test_a_gold_item_that_is_only_a_title_kept_by_rule_is_a_title_not_written_ba
     (found,) = note_leaks(gold, output, detected=detected, replacements=reps)
     assert found is not None and found.leaked and found.cause == cause
     report = evaluate_leaks([Anonymized(gold, output, detected, reps)])
-    assert report.overall.to_json()[TITLE] == (cause == TITLE)
-    assert ("+ 1 titles" in report.overall.cell()) is (cause == TITLE)
+    assert report.overall.to_json()[GENERIC] == (cause == GENERIC)
+    assert ("+ 1 generic" in report.overall.cell()) is (cause == GENERIC)
 
 
 def test_a_replaced_item_does_not_leak_because_its_text_appears_elsewhere() -> None:
@@ -138,6 +138,6 @@ def test_report_counts_per_label_and_full_label() -> None:
     report = evaluate_leaks([Anonymized(_gold(), output, detected=[])])
     data = report.to_json()
     assert data["overall"] == {
-        "items": 4, "leaked": 3, "leak_rate": 0.75, MISSED: 3, WRITTEN_BACK: 0, TITLE: 0, UNKNOWN: 0
+        "items": 4, "leaked": 3, "leak_rate": 0.75, MISSED: 3, WRITTEN_BACK: 0, GENERIC: 0, UNKNOWN: 0
     }  # fmt: skip
     assert data["by_label"]["NAME"]["items"] == 2 and data["by_full_label"]["NAME/clinician"]["leaked"] == 1

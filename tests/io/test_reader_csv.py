@@ -47,7 +47,7 @@ def test_columns_are_the_header(tmp_path: Path) -> None:
         (b"x,Jean Dupont", "row has 2 fields, the header has 3"),  # short row: no 'extra' cell
         (b"x", "row has 1 fields, the header has 3"),  # short row: no text cell at all
         (b"x,Jean Dupont,e,f", "row has 4 fields, the header has 3"),  # long row
-        (b"x,Jean Dupont \xe9,e", "not valid UTF-8 in column 'text'"),  # Latin-1 byte in the text
+        (b"x,Jean Dupont \xe9,e", "not valid UTF-8 in column 2"),  # Latin-1 byte in the text (by position)
     ],
 )
 def test_bad_row_fails_alone_and_reading_goes_on(tmp_path: Path, row: bytes, reason: str) -> None:

@@ -121,14 +121,27 @@ def test_release_report_of_a_real_run_with_site_settings(tmp_path: Path) -> None
     source.write_text(json.dumps({"id": "1", "patient_id": "p1", "text": text}) + "\n")
     summary, release = tmp_path / "run.json", tmp_path / "release.json"
     run_args = ["deid", str(source), "-o", str(tmp_path / "out.jsonl"), "--config", str(config)]
-    deid = CliRunner().invoke(app, [*run_args, "--summary", str(summary), "--no-progress"])
+    (tmp_path / "extra-allow.txt").write_text("Hodgkin\n")
+    extra = ["--allow-list", str(tmp_path / "extra-allow.txt")]  # added to the file's allow list
+    deid = CliRunner().invoke(app, [*run_args, *extra, "--summary", str(summary), "--no-progress"])
     assert deid.exit_code == 0, deid.output
-    args = ["release", "report", "--summary", str(summary), "-o", str(release), "--config", str(config)]
+    args = ["release", "report", "--summary", str(summary), "-o", str(release)]  # no --config: the summary's
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     data = json.loads(release.read_text())
     assert data["configuration"]["profile"] == "hipaa-safe-harbor"
     assert data["configuration"]["profile_source"] == "run summary"
+    assert data["configuration"]["source"].startswith("run summary")
+    site, sources = data["configuration"]["site"], data["configuration"]["sources"]
+    assert [f["fingerprint"] for f in site["allow_lists"]] == [
+        fingerprint(tmp_path / "allow.txt"),
+        fingerprint(tmp_path / "extra-allow.txt"),
+    ]
+    assert sources["lists.allow"] == "option" and sources["lists.deny"] == "file"
+    assert site["deny_lists"][0]["fingerprint"] == fingerprint(tmp_path / "deny.csv")
+    assert (site["allow_entries"], site["deny_entries"]) == (3, 1)
+    assert site["rosters"]["clinicians"]["fingerprint"] == fingerprint(tmp_path / "staff.csv")
+    assert site["known_fields"] == {"pname": "NAME/patient"}
     run = json.loads(summary.read_text())["substitution"]["by_label"]
     assert {label: row["operators"] for label, row in data["replacements"]["by_label"].items()} == run
     assert data["replacements"]["checklist"] and data["configuration"]["site"]["known_fields"]

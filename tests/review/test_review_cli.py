@@ -177,6 +177,8 @@ def test_release_report_gathers_the_run_the_privacy_report_and_the_review(tmp_pa
     assert data["review"]["residual_per_1000_tokens"]["estimate"] is not None
     assert data["commands"] == ["anonymed deid notes.jsonl -o out.jsonl --config deid.toml"]
     assert data["configuration"]["profile"] == "pseudonymise"
+    assert data["configuration"]["source"].startswith("run summary")  # the summary's effective configuration
+    assert data["configuration"]["sources"]["operators.NAME"] == "file"
     assert not any("profile" in item for item in data["pending"]) and any(
         "audit" in item for item in data["pending"]
     )

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute.fake.numbers import measurement_like
+from anonymed.substitute.fake.numbers import fake_measurement, measurement_like
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 
@@ -60,3 +60,11 @@ def test_every_setting_is_redrawn_in_its_shape(numbers: list[int], unit: str, se
 def test_words_that_are_not_units_make_no_measurement() -> None:
     assert not measurement_like("John 60")
     assert not measurement_like("rg17")
+
+
+def test_a_long_number_in_a_setting_is_redrawn_without_listing_its_range() -> None:
+    # "4406178252792u" once listed 2.6 million million numbers (the pipeline fuzz target ran out of memory)
+    out = fake_measurement("4406178252792u", RandomSource(1))
+    assert out.endswith("u") and out[:-1].isdigit() and len(out) == 14 and out != "4406178252792u"
+    low, high = int(4406178252792 * 0.7), int(4406178252792 * 1.3) + 1
+    assert low <= int(out[:-1]) <= high

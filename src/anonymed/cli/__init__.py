@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from anonymed.cli import (
     audit,
     bank,
+    config_show,
     deid,
     embed,
     evaluate,
@@ -28,6 +31,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,  # a traceback's local variables would print note text
+    rich_markup_mode=None,  # help texts are plain: "[hybrid]" and "anonymed[scale]" print as written
 )
 #: ``anonymed evaluate``: detection (cli/evaluate.py); anonymity, utility, report (cli/evaluate_metrics.py);
 #: leaks (cli/evaluate_leaks.py)
@@ -41,6 +45,7 @@ deid.register(app)
 fhir.register(app)
 sql.register(app)
 serve.register(app)
+config_show.register(app)
 keygen.register(app)
 app.add_typer(evaluate_app, name="evaluate", help="Measure detection, anonymity and utility.")
 app.add_typer(embed.app, name="embed", help="Train embedding spaces for word substitution.")
@@ -50,6 +55,27 @@ app.add_typer(audit.app, name="audit", help="Privacy audit of released embedding
 app.add_typer(train.app, name="train", help="Train anonymed's models (the PHI recognizer).")
 app.add_typer(review.app, name="review", help="Review a sample, estimate the PHI left, learn from it.")
 app.add_typer(release.app, name="release", help="The release report for an ethics board.")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib import metadata
+
+        typer.echo(f"anonymed {metadata.version('anonymed')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def anonymed(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """De-identify clinical notes: detect and replace PHI, obfuscate words or sentences, evaluate, audit.
+
+    Configuration: built-in defaults < profile < --config file < options (docs/configuration.md).
+    """
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -29,6 +30,7 @@ from rich.text import Text
 
 from anonymed.errors import AnonymedError
 from anonymed.io.atomic import output_mode
+from anonymed.io.base import ReadFailure
 from anonymed.runner.local import RunSummary
 from anonymed.substitute.summary import OUTCOMES
 
@@ -44,7 +46,19 @@ def handled_errors() -> Iterator[None]:
     try:
         yield
     except AnonymedError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from None
+
+
+@contextmanager
+def needs_extra(extra: str) -> Iterator[None]:
+    """Turn a missing optional module into a one-line message naming the extra to install (exit code 2)."""
+    try:
+        yield
+    except ImportError as exc:
+        module = (getattr(exc, "name", None) or "a module").split(".")[0]
+        hint = f"pip install 'anonymed[{extra}]'"
+        console.print(f"[red]error:[/red] {escape(f'{module} is not installed: {hint}')}")
         raise typer.Exit(2) from None
 
 
@@ -98,6 +112,13 @@ def stage_progress(enabled: bool, width: int = 10) -> Iterator[StageProgress]:
         yield update
 
 
+def failed_record(failure: ReadFailure) -> str:
+    """``record 4 of the input (id 'a7'): reason`` (a position counted from 1; the id when it differs)."""
+    position = failure.index + 1
+    named = "" if failure.record_id == str(position) else f" (id {failure.record_id!r})"
+    return f"record {position} of the input{named}: {failure.reason}"
+
+
 def print_summary(summary: RunSummary, *, title: str, seeded: bool = False) -> None:
     """A table of documents read / written / failed, spans by label and time, on stderr."""
     table = Table(title=title, show_header=False)
@@ -109,9 +130,7 @@ def print_summary(summary: RunSummary, *, title: str, seeded: bool = False) -> N
     table.add_row("time", f"{summary.seconds:.2f} s ({summary.docs_per_second:.1f} docs/s)")
     console.print(table)
     for failure in summary.failures[:20]:
-        console.print(
-            f"[yellow]failed[/yellow] record {failure.record_id} (#{failure.index}): {failure.reason}"
-        )
+        console.print(f"[yellow]failed:[/yellow] {escape(failed_record(failure))}")
     if seeded:
         console.print(
             "[yellow]note:[/yellow] this run used a seed: anyone who knows the seed can reproduce its "

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from anonymed.cli.common import console, handled_errors, quiet_logging, stage_progress
+from anonymed.cli.common import console, failed_record, handled_errors, quiet_logging, stage_progress
 from anonymed.embeddings.training import PAPER_PARAMS, TrainParams, train_space, with_overrides
 from anonymed.embeddings.vocab import Hygiene
 from anonymed.io.base import ReadFailure
@@ -94,6 +95,4 @@ def train(
         f"skipped, {len(failures)} failed), {stats['tokens']} tokens, {time.perf_counter() - started:.1f} s"
     )
     for failure in failures[:20]:
-        console.print(
-            f"[yellow]failed[/yellow] record {failure.record_id} (#{failure.index}): {failure.reason}"
-        )
+        console.print(f"[yellow]failed:[/yellow] {escape(failed_record(failure))}")

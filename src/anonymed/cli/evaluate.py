@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from anonymed.cli.common import console, handled_errors, out, write_json
+from anonymed.cli.common import console, failed_record, handled_errors, out, write_json
 from anonymed.document import Document, Span
 from anonymed.errors import OutputError
 from anonymed.evaluate import DetectionReport, Scores, evaluate_detection, pair_by_id
@@ -128,7 +129,7 @@ def _print_overlaps(overlaps: list[TrainingOverlap]) -> None:
 
 def _print_failures(kind: str, failures: list[ReadFailure], shown: int = 10) -> None:
     for item in failures[:shown]:
-        console.print(f"[yellow]{kind} record[/yellow] {item.record_id} (#{item.index}): {item.reason}")
+        console.print(f"[yellow]{kind} failed:[/yellow] {escape(failed_record(item))}")
     if len(failures) > shown:
         console.print(f"... and {len(failures) - shown} more {kind} failures")
 
@@ -167,7 +168,6 @@ def detection(
             except OSError as exc:
                 raise OutputError(f"cannot write the report to {str(output)!r}: {exc.strerror}") from None
         console.print(f"report: {output}")
-
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from anonymed.cli.common import console, handled_errors, out, stage_progress, write_json
+from anonymed.cli.common import console, handled_errors, needs_extra, out, stage_progress, write_json
 from anonymed.document import Document
 from anonymed.errors import ConfigError, InputError, OutputError
 
@@ -240,10 +240,10 @@ def report(
     progress: ProgressOpt = True,
 ) -> None:
     """Run the configured methods on the corpora and write the HTML, Markdown and JSON report."""
-    from anonymed.evaluate.report import build_report
-    from anonymed.evaluate.report_config import load_config
+    with needs_extra("evaluate,embed"), handled_errors():
+        from anonymed.evaluate.report import build_report
+        from anonymed.evaluate.report_config import load_config
 
-    with handled_errors():
         settings = load_config(config)
         if quick:
             settings = settings.quick()

@@ -10,7 +10,8 @@ import typer
 from rich.table import Table
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
-from anonymed.cli.deid import ProfileOpt, build_config, parse_operators, read_patient_key
+from anonymed.cli.deid import read_patient_key
+from anonymed.cli.options import PIPELINE, Choices, configured
 from anonymed.errors import ConfigError
 from anonymed.fhir import MANIFEST, FhirDeidentifier, FhirOptions, shipped_profiles
 
@@ -63,23 +64,14 @@ def _print(manifest: dict[str, Any], output: Path) -> None:
     console.print(f"manifest: {output / MANIFEST}")
 
 
+@configured(PIPELINE)
 def deid_fhir(
     input: Annotated[Path, typer.Argument(help="Export folder (NDJSON, .ndjson.gz, Bundles) or one file.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output folder (same layout + manifest).")],
-    profile: ProfileOpt = None,
     rules: RulesOpt = None,
-    config: Annotated[Path | None, typer.Option("--config", help="Pipeline configuration (TOML).")] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="Language of the notes: en or fr.")] = None,
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Reproducible run (by anyone with the seed).")
-    ] = None,
     patient_key_file: Annotated[
         Path | None, typer.Option("--patient-key-file", help="Secret key: pseudonyms and shifts per patient.")
     ] = None,
-    operator: Annotated[
-        list[str] | None, typer.Option("--operator", help="LABEL=OPERATOR for notes.")
-    ] = None,
-    detectors: Annotated[str | None, typer.Option("--detectors", help="Comma-separated detectors.")] = None,
     as_of: AsOfOpt = None,
     text: Annotated[bool, typer.Option("--text/--no-text", help="Scrub notes and free text.")] = True,
     max_failed: Annotated[
@@ -88,14 +80,15 @@ def deid_fhir(
     summary: Annotated[Path | None, typer.Option("--summary", help="Also write the manifest here.")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress.")] = True,
     verbose: Annotated[bool, typer.Option("--verbose")] = False,
+    *,
+    choices: Choices,
 ) -> None:
     """De-identify a FHIR R4 export: rules table for structured elements, the pipeline for notes."""
     quiet_logging(verbose)
     with handled_errors():
         key = read_patient_key(patient_key_file)
-        cfg = build_config(
-            config, lang=lang, profile=profile, operators=parse_operators(operator), detectors=detectors
-        )
+        cfg = choices.configured().pipeline()
+        seed = cfg.seed
         options = FhirOptions(rules=rules, patient_key=key, seed=seed, as_of=parse_as_of(as_of), text=text)
         deidentifier = FhirDeidentifier(options, cfg)
         with progress_bar("deid-fhir", progress) as bar:

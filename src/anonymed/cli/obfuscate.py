@@ -9,9 +9,11 @@ import typer
 
 from anonymed.cli import sentences as sentence_commands
 from anonymed.cli.common import console, handled_errors, quiet_logging
+from anonymed.cli.options import WORDS, Choices, configured
 from anonymed.cli.scale import (
     MAX_FAILURES,
     SHARD_SIZE,
+    EncodingOpt,
     MaxFailuresOpt,
     PrivateOpt,
     SchedulerOpt,
@@ -24,7 +26,8 @@ from anonymed.cli.scale import (
     reader_spec,
     run_command,
 )
-from anonymed.methods import WordsConfig, build_method
+from anonymed.cli.sentences import IdFieldOpt, TextFieldOpt, VerboseOpt
+from anonymed.methods import build_method
 
 app = typer.Typer(help="Obfuscate whole notes: word (or sentence) substitution.", no_args_is_help=True)
 
@@ -39,20 +42,12 @@ app.command("hybrid")(sentence_commands.hybrid)
 
 
 @app.command("words")
+@configured(WORDS, stage="words")
 def words(
     input: Annotated[Path, typer.Argument(help="Input file or folder (format from the extension).")],
     output: Annotated[
         str, typer.Option("-o", "--output", help="Output file or folder (a trailing slash: a folder).")
     ],
-    space: Annotated[
-        Path | None, typer.Option("--space", help="Space folder (default: the shipped MTSamples space).")
-    ] = None,
-    n: Annotated[
-        str, typer.Option("--n", help="Degree of obfuscation: 5, or 3-14 for a random N per token.")
-    ] = "5",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Reproducible (by anyone with the seed).")
-    ] = None,
     paper_preprocessing: Annotated[
         bool, typer.Option("--paper-preprocessing", help="Papers' output: lower case, words only.")
     ] = False,
@@ -65,25 +60,32 @@ def words(
     lang: Annotated[
         str, typer.Option("--lang", help="Language of the notes (carried to the output).")
     ] = "en",
-    text_field: Annotated[str | None, typer.Option("--text-field", help="Text field / column.")] = None,
-    id_field: Annotated[str | None, typer.Option("--id-field", help="Id field / column.")] = None,
+    text_field: TextFieldOpt = None,
+    id_field: IdFieldOpt = None,
+    encoding: EncodingOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first failed record.")] = False,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
     summary: Annotated[Path | None, typer.Option("--summary", help="Write the run summary as JSON.")] = None,
-    verbose: Annotated[bool, typer.Option("--verbose")] = False,
+    verbose: VerboseOpt = False,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     shard_size: ShardSizeOpt = SHARD_SIZE,
     workdir: WorkdirOpt = None,
     max_failures: MaxFailuresOpt = MAX_FAILURES,
     private: PrivateOpt = True,
+    *,
+    choices: Choices,
 ) -> None:
-    """Replace every word with a random one of its N nearest neighbours; numbers with random digits."""
+    """Replace every word with a random one of its N nearest neighbours; numbers with random digits.
+
+    A configuration file gives [pipeline] seed and a [words] table (n, space)."""
     quiet_logging(verbose)
     with handled_errors():
-        method = WordsConfig(space, n, seed, paper_preprocessing)
+        chosen = choices.configured()
+        method = chosen.words(paper_preprocessing=paper_preprocessing)
+        seed = method.seed
         build_method(method)  # a bad space or N fails here, before any worker starts
-        spec = reader_spec(input, input_format, text_field, id_field, lang)
+        spec = reader_spec(input, input_format, text_field, id_field, lang, encoding=encoding)
         writer = open_output(output, output_format, like=spec.open())
         options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         result = run_command(
@@ -103,4 +105,7 @@ def words(
         f"{rate:,.0f} tokens/s"
     )
     tokens = {"tokens": counts["tokens"], "unseen": counts["unseen"], "numbers": counts["numbers"]}
-    finish_run(summary, result, {**tokens, "n": method.n, "seeded": seed is not None})
+    configuration = chosen.effective.only(("pipeline.seed", "words")).to_json()
+    finish_run(
+        summary, result, {**tokens, "n": method.n, "seeded": seed is not None, "configuration": configuration}
+    )

@@ -10,17 +10,8 @@ import typer
 from rich.table import Table
 
 from anonymed.cli.common import console, handled_errors, out
-from anonymed.cli.deid import (
-    ConfigOpt,
-    DetectorsOpt,
-    FormatOpt,
-    HighRecallOpt,
-    IdFieldOpt,
-    InputArg,
-    LangOpt,
-    TextFieldOpt,
-    build_config,
-)
+from anonymed.cli.deid import FormatOpt, IdFieldOpt, InputArg, TextFieldOpt
+from anonymed.cli.options import DETECTION, Choices, configured
 from anonymed.cli.scale import reader_spec
 from anonymed.errors import ConfigError
 from anonymed.randomness import check_random_state
@@ -30,6 +21,7 @@ FolderArg = Annotated[Path, typer.Argument(help="The review folder (made by `ano
 
 
 @app.command("sample")
+@configured(DETECTION)
 def sample(
     input: InputArg,
     output: Annotated[Path, typer.Option("-o", "--output", help="The review folder to create.")],
@@ -48,18 +40,16 @@ def sample(
         int | None, typer.Option("--seed", help="Reproducible draw (by anyone with the seed).")
     ] = None,
     input_format: FormatOpt = None,
-    lang: LangOpt = None,
-    config: ConfigOpt = None,
-    detectors: DetectorsOpt = None,
     text_field: TextFieldOpt = None,
     id_field: IdFieldOpt = None,
-    high_recall: HighRecallOpt = False,
+    *,
+    choices: Choices,
 ) -> None:
     """Draw a stratified random sample, run detection on it and write a review folder."""
     from anonymed.review.sample import SampleOptions, build_review
 
     with handled_errors():
-        cfg = build_config(config, lang=lang, detectors=detectors, high_recall=high_recall or None)
+        cfg = choices.configured().pipeline()
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         options = SampleOptions(n, oversample, low_confidence, length_bands, strata_field)
         manifest = build_review(

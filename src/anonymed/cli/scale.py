@@ -40,6 +40,15 @@ WorkdirOpt = Annotated[
 ]
 
 
+EncodingOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--encoding",
+        help="Encoding of txt, jsonl and csv inputs (latin-1, cp1252...); a byte it cannot decode fails its "
+        "record. Outputs are UTF-8.",
+        show_default="utf-8, strict",
+    ),
+]
 MaxFailuresOpt = Annotated[
     str,
     typer.Option(
@@ -70,10 +79,17 @@ PrivateOpt = Annotated[
 
 
 def reader_options(
-    text_field: str | None, id_field: str | None, lang: str, patient_field: str | None = None
+    text_field: str | None,
+    id_field: str | None,
+    lang: str,
+    patient_field: str | None = None,
+    *,
+    encoding: str | None = None,
 ) -> dict[str, Any]:
     """Options passed to the reader (only those given)."""
     options: dict[str, Any] = {"lang": lang}
+    if encoding:
+        options["encoding"] = encoding
     if text_field:
         options["text_field"] = text_field
     if id_field:
@@ -90,9 +106,12 @@ def reader_spec(
     id_field: str | None,
     lang: str,
     patient_field: str | None = None,
+    *,
+    encoding: str | None = None,
 ) -> ReaderSpec:
     """The input of a corpus command: its path, format and the reader options given."""
-    return ReaderSpec.of(input, input_format, **reader_options(text_field, id_field, lang, patient_field))
+    options = reader_options(text_field, id_field, lang, patient_field, encoding=encoding)
+    return ReaderSpec.of(input, input_format, **options)
 
 
 def output_path(output: str | Path) -> tuple[Path, bool]:

@@ -71,10 +71,15 @@ def serve(
         typer.Option("--cors-origin", help="Allowed browser origin, repeatable (none: closed)."),
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="debug | info | warning | error")] = "info",
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="TOML configuration under every request (whose fields override it)."),
+    ] = None,
 ) -> None:
     """Serve the REST API and the web page; the API key, if any, comes from $ANONYMED_API_KEY(_FILE)."""
     import uvicorn
 
+    from anonymed.methods.configure import configure
     from anonymed.service import ServiceSettings, create_app, read_api_key
 
     with handled_errors():
@@ -90,7 +95,9 @@ def serve(
             sentence_bank=sentence_bank,
             api_key=read_api_key(),
             cors_origins=tuple(cors_origin or ()),
+            config_file=config,
         )
+        configure(config).pipeline()  # a bad configuration fails now, not in every worker
     if settings.api_key is None and not is_loopback(host):
         console.print(
             f"[yellow]warning:[/yellow] serving on {host} without an API key: anyone who can reach it can "

@@ -10,8 +10,9 @@ from typing import Annotated, Any
 import typer
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
-from anonymed.cli.deid import ProfileOpt, build_config, parse_operators, read_patient_key
+from anonymed.cli.deid import read_patient_key
 from anonymed.cli.fhir import AsOfOpt, RulesOpt, parse_as_of
+from anonymed.cli.options import PIPELINE, Choices, configured
 from anonymed.pipeline import substitution_report
 from anonymed.sql import ColumnMap, RangeResult, Source, SqlJob
 
@@ -29,6 +30,7 @@ def _run(job: SqlJob, workers: int | None, progress: bool) -> list[RangeResult]:
         return list(client.gather(client.map(job.run_range, ranges, pure=False)))
 
 
+@configured(PIPELINE)
 def deid_sql(
     url: Annotated[
         str, typer.Option("--url", help="Database URL (postgresql://, sqlite:///, or SQLAlchemy).")
@@ -43,16 +45,8 @@ def deid_sql(
         Path | None, typer.Option("-o", "--output", help="Output folder of Parquet files.")
     ] = None,
     keep: Annotated[str | None, typer.Option("--keep", help="Other columns to copy unchanged.")] = None,
-    profile: ProfileOpt = None,
     rules: RulesOpt = None,
-    config: Annotated[Path | None, typer.Option("--config", help="Pipeline configuration (TOML).")] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="Language of the notes: en or fr.")] = None,
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Reproducible run (by anyone with the seed).")
-    ] = None,
     patient_key_file: Annotated[Path | None, typer.Option("--patient-key-file", help="Secret key.")] = None,
-    operator: Annotated[list[str] | None, typer.Option("--operator", help="LABEL=OPERATOR.")] = None,
-    detectors: Annotated[str | None, typer.Option("--detectors", help="Comma-separated detectors.")] = None,
     as_of: AsOfOpt = None,
     driver: Annotated[str, typer.Option("--driver", help="auto | adbc | sqlalchemy")] = "auto",
     page_size: Annotated[int, typer.Option("--page-size", help="Rows per page (and commit).")] = 1000,
@@ -66,14 +60,15 @@ def deid_sql(
     summary: Annotated[Path | None, typer.Option("--summary", help="Write the run summary (JSON).")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress.")] = True,
     verbose: Annotated[bool, typer.Option("--verbose")] = False,
+    *,
+    choices: Choices,
 ) -> None:
     """De-identify the notes of a table or query; never in place: a new table or Parquet files."""
     quiet_logging(verbose)
     started = time.perf_counter()
     with handled_errors():
-        cfg = build_config(
-            config, lang=lang, profile=profile, operators=parse_operators(operator), detectors=detectors
-        )
+        cfg = choices.configured().pipeline()
+        seed = cfg.seed
         job = SqlJob(url, Source(table, query), ColumnMap.parse(map_, keep), table=to_table, parquet=output,
                      config=cfg, rules=rules, patient_key=read_patient_key(patient_key_file), seed=seed,
                      as_of=parse_as_of(as_of), driver=driver, page_size=page_size, resume=resume)  # fmt: skip

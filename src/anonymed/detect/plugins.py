@@ -187,7 +187,7 @@ def load_spacy(model: str) -> Any:
     try:
         import spacy
     except ImportError:
-        raise ResourceError("the spacy plug-in needs spaCy: pip install 'anonymed[spacy]'") from None
+        raise ResourceError("the spacy plug-in needs spaCy: pip install 'anonymed[plugins]'") from None
     try:
         return spacy.load(model)
     except (OSError, ValueError) as exc:

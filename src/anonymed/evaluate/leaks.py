@@ -11,9 +11,11 @@ anchor the positions) and is widened by ``slack`` characters on each side.
 A leaked item is then split by cause when the detected spans are known: **written back** when detected
 spans cover every character of it (the tool found it and still wrote it out: a surrogate equal to the
 value, a ``keep``, a DP draw that returned the value), else **missed** (detection missed it, wholly or in
-part), or **title** when the item is nothing but a courtesy title that the invariant keeps on purpose
-(EDS-pseudo annotates a French "M." before a surname as an initial; anonymed reads it as Monsieur and keeps
-it). Items without any letter or digit cannot leak and are left out (counted apart).
+part). A written-back item is **generic** instead when it is a name or place holding no identifying word,
+only words the invariant lets survive on purpose: titles and kinds of place (EDS-pseudo annotates a French
+"M." before a surname as an initial, anonymed reads it as Monsieur and keeps it; a lone "hospital"
+annotated as a place stays the kind word of its surrogate). Items without any letter or digit cannot leak
+and are left out (counted apart).
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ from typing import Any, Final
 
 from anonymed.document import Document, Replacement, Span
 from anonymed.errors import ConfigError
-from anonymed.substitute.fake.names import INITIAL_TITLES, TITLES
+from anonymed.substitute.invariant import identifying_words
 
 MISSED: Final = "missed"
 WRITTEN_BACK: Final = "written_back"
-TITLE: Final = "title"
+GENERIC: Final = "generic"
 UNKNOWN: Final = "unknown"
 _TOKEN: Final = re.compile(r"\S+")
 
@@ -75,11 +77,11 @@ class LeakCounts:
     def cell(self) -> str:
         """The share leaked and its causes, "2.0% (3 / 1)" (missed / written back; "?" when unknown).
 
-        Titles kept by rule follow as "+ 2 titles".
+        Generic items kept by rule (titles, kinds of place) follow as "+ 2 generic".
         """
         rate = "-" if not self.items else f"{self.leaked / self.items:.1%}"
         causes = "?" if self.causes[UNKNOWN] else f"{self.causes[MISSED]} / {self.causes[WRITTEN_BACK]}"
-        titles = f" + {self.causes[TITLE]} titles" if self.causes[TITLE] else ""
+        titles = f" + {self.causes[GENERIC]} generic" if self.causes[GENERIC] else ""
         return f"{rate} ({causes}{titles})"
 
     def to_json(self) -> dict[str, Any]:
@@ -91,7 +93,7 @@ class LeakCounts:
             "leak_rate": rate,
             MISSED: self.causes[MISSED],
             WRITTEN_BACK: self.causes[WRITTEN_BACK],
-            TITLE: self.causes[TITLE],
+            GENERIC: self.causes[GENERIC],
             UNKNOWN: self.causes[UNKNOWN],
         }
 
@@ -197,12 +199,11 @@ def _covered(item: Span, spans: Sequence[Span]) -> bool:
     return cursor >= item.end
 
 
-def _only_title(text: str, lang: str) -> bool:
-    """Whether ``text`` is one courtesy title ("M.", "Mme", "Dr"), which the invariant keeps."""
-    bare = text.strip()
-    if bare.endswith(".") and bare[:-1] in INITIAL_TITLES.get(lang, ()):
-        return True
-    return bare.rstrip(".").casefold() in TITLES
+def _generic(item: Span) -> bool:
+    """A name or place without a digit or an identifying word: what the invariant keeps on purpose."""
+    if item.label.value not in ("NAME", "LOCATION") or any(ch.isdigit() for ch in item.text):
+        return False
+    return not identifying_words(item.text)
 
 
 def note_leaks(
@@ -229,10 +230,12 @@ def note_leaks(
         low, high = max(0, min(start, end) - slack), max(start, end) + slack
         leaked = any(m.start() < high and m.end() > low for m in pattern.finditer(output))
         cause = None
-        if leaked and _only_title(item.text, doc.lang):
-            cause = TITLE
+        if leaked and detected is None:
+            cause = UNKNOWN
+        elif leaked and not _covered(item, detected or ()):
+            cause = MISSED
         elif leaked:
-            cause = UNKNOWN if detected is None else (WRITTEN_BACK if _covered(item, detected) else MISSED)
+            cause = GENERIC if _generic(item) else WRITTEN_BACK
         found.append(ItemLeak(item.full_label, leaked, cause))
     return found
 

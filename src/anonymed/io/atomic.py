@@ -28,7 +28,10 @@ def output_error(path: Path, exc: OSError) -> OutputError:
     """An ``OutputError`` naming the output path and the system's reason (one already made is kept)."""
     if isinstance(exc, OutputError):  # an OSError too: wrapping it again would lose its reason
         return exc
-    return OutputError(f"cannot write {str(path)!r}: {exc.strerror or type(exc).__name__}")
+    reason = exc.strerror or type(exc).__name__
+    if path.name.startswith("."):  # a hidden temporary or work sibling: the user knows its folder, not it
+        return OutputError(f"cannot write in the output's folder {str(path.parent)!r}: {reason}")
+    return OutputError(f"cannot write {str(path)!r}: {reason}")
 
 
 def remove_stale_temporaries(target: Path) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
 
 from anonymed.document import LONE_SURROGATE
-from anonymed.errors import InputError
+from anonymed.errors import ConfigError, InputFileError
 from anonymed.io.base import Reader, ReadFailure, Record
 from anonymed.io.shards import Shard, byte_range
 
@@ -39,11 +39,33 @@ def open_input(path: Path) -> BinaryIO:
     try:
         return path.open("rb")
     except OSError as exc:
-        raise InputError(path.name, f"cannot open input: {exc.strerror or type(exc).__name__}") from None
+        raise InputFileError(path.name, f"cannot open input: {exc.strerror or type(exc).__name__}") from None
 
 
-def decode_utf8(data: bytes, *, first: bool = False) -> str:
+#: the encoding of every input unless ``--encoding`` says otherwise (strict: a bad byte fails its record)
+UTF8 = "utf-8"
+
+
+def text_encoding(name: str) -> str:
+    """The codec name of ``name``; ``ConfigError`` for an unknown one or one that is not ASCII-compatible
+    (records are split on ASCII newlines, quotes and commas before they are decoded)."""
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        raise ConfigError(f"unknown encoding {name!r} (e.g. utf-8, latin-1, cp1252)") from None
+    probe = '\n\r",{}:abcAZ09'
+    if probe.encode(codec, errors="replace") != probe.encode("ascii"):
+        raise ConfigError(f"encoding {name!r} is not ASCII-compatible: convert the input to UTF-8 first")
+    return codec
+
+
+def decode_utf8(data: bytes, *, first: bool = False, encoding: str = UTF8) -> str:
     """Decode one record's bytes (dropping a byte-order mark at the start of a file when ``first``)."""
+    if encoding != UTF8:
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise RecordProblem(f"not valid {encoding} (byte offset {exc.start})") from None
     if first and data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
     try:
@@ -70,7 +92,8 @@ def parse_json(line: str) -> Any:
     try:
         value = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise RecordProblem(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+        reason = exc.msg.removesuffix(" starting at").removesuffix(" at")  # "Unterminated string starting at"
+        raise RecordProblem(f"malformed JSON ({reason} at column {exc.colno})") from None
     except RecursionError:
         raise RecordProblem("malformed JSON (nested too deeply)") from None
     if _SURROGATE_ESCAPE.search(line):

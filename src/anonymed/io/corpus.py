@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from anonymed.document import Document
-from anonymed.errors import InputError
+from anonymed.errors import InputFileError
 from anonymed.io.base import Reader, ReadFailure, Record
 from anonymed.io.registry import open_reader
 
@@ -54,7 +54,7 @@ def open_corpus(path: Path, fmt: str | None = None, **options: Any) -> Iterator[
             with opener(path, "rb") as source, target.open("wb") as sink:
                 shutil.copyfileobj(source, sink, 1 << 20)
         except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise InputError(path.name, f"cannot decompress: {type(exc).__name__}") from None
+            raise InputFileError(path.name, f"cannot decompress: {type(exc).__name__}") from None
         yield open_reader(target, fmt, **options)
 
 

@@ -11,10 +11,18 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from anonymed.document import LONE_SURROGATE, Document
-from anonymed.errors import ConfigError, InputError
+from anonymed.errors import ConfigError, InputFileError
 from anonymed.io.atomic import FileWriter
 from anonymed.io.base import Reader, ReadFailure, Record
-from anonymed.io.common import ERROR_KEY, RecordProblem, failure, open_input, pick_metadata
+from anonymed.io.common import (
+    ERROR_KEY,
+    UTF8,
+    RecordProblem,
+    failure,
+    open_input,
+    pick_metadata,
+    text_encoding,
+)
 from anonymed.io.shards import Shard, byte_shard, numbered
 
 #: the csv module refuses fields over 128 KiB by default; notes can be megabytes (process-wide setting)
@@ -53,12 +61,14 @@ class CsvReader(Reader):
         id_field: str = "id",
         delimiter: str = ",",
         patient_field: str = "patient_id",
+        encoding: str = UTF8,
     ) -> None:
         super().__init__(Path(path), lang=lang)
         self.text_field = text_field
         self.id_field = id_field
         self.delimiter = delimiter
         self.patient_field = patient_field
+        self.encoding = text_encoding(encoding)
 
     @cached_property
     def columns(self) -> tuple[str, ...]:
@@ -129,20 +139,22 @@ class CsvReader(Reader):
         header = self.columns
         csv.field_size_limit(max(csv.field_size_limit(), FIELD_LIMIT))
         with open_input(self.path) as handle:
-            rows = csv.reader(_Pieces(handle, shard.start, shard.stop), delimiter=self.delimiter)
+            pieces = _Pieces(handle, shard.start, shard.stop, self.encoding)
+            rows = csv.reader(pieces, delimiter=self.delimiter)
             yield from self._records(rows, header, shard.first_index)
 
     def _rows(self) -> io.TextIOWrapper:
         raw = open_input(self.path)
-        return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape", newline="")
+        encoding = "utf-8-sig" if self.encoding == UTF8 else self.encoding
+        return io.TextIOWrapper(raw, encoding=encoding, errors="surrogateescape", newline="")
 
     def _header(self, rows: io.TextIOWrapper) -> tuple[str, ...]:
         try:
             header = tuple(next(csv.reader(rows, delimiter=self.delimiter), ()))
         except csv.Error as exc:
-            raise InputError(self.path.name, f"malformed CSV header ({exc})") from None
+            raise InputFileError(self.path.name, f"malformed CSV header ({exc})") from None
         if not all(_valid(name) for name in header):
-            raise InputError(self.path.name, "the header row is not valid UTF-8")
+            raise InputFileError(self.path.name, "the header row is not valid UTF-8")
         if header and self.text_field not in header:
             raise ConfigError(
                 f"text column {self.text_field!r} not in the header of {self.path.name!r}: {_shown(header)}"
@@ -152,12 +164,15 @@ class CsvReader(Reader):
     def _record(self, index: int, header: Sequence[str], row: list[str]) -> Record:
         rid = str(index + 1)
         try:
-            bad = [name for name, cell in zip(header, row, strict=False) if not _valid(cell)]
+            bad = [i for i, cell in enumerate(row[: len(header)]) if not _valid(cell)]
             cells = dict(zip(header, row, strict=False))
-            if self.id_field in cells and self.id_field not in bad and cells[self.id_field]:
+            bad_names = {header[i] for i in bad}
+            if self.id_field in cells and self.id_field not in bad_names and cells[self.id_field]:
                 rid = cells[self.id_field]
             if bad:
-                raise RecordProblem(f"not valid UTF-8 in column {bad[0]!r}")
+                name = "UTF-8" if self.encoding == UTF8 else self.encoding
+                # the column by position: a header may hold anything, and no cell or name goes into a message
+                raise RecordProblem(f"not valid {name} in column {bad[0] + 1}")
             if len(row) != len(header):
                 raise RecordProblem(f"row has {len(row)} fields, the header has {len(header)}")
         except RecordProblem as problem:
@@ -169,8 +184,9 @@ class CsvReader(Reader):
 class _Pieces:
     """Decoded lines of a byte range as CSV's text mode sees them, counting the bytes handed out."""
 
-    def __init__(self, handle: IO[bytes], start: int, stop: int | None = None) -> None:
+    def __init__(self, handle: IO[bytes], start: int, stop: int | None = None, encoding: str = UTF8) -> None:
         handle.seek(start)
+        self.encoding = encoding
         self.handle = handle
         self.offset = start
         self.stop = stop
@@ -188,7 +204,7 @@ class _Pieces:
                 raise StopIteration
             self._queue = [piece for piece in _LONE_CR.split(line) if piece]
         piece = self._queue.pop(0)
-        encoding = "utf-8-sig" if self.offset == 0 else "utf-8"
+        encoding = "utf-8-sig" if self.offset == 0 and self.encoding == UTF8 else self.encoding
         self.offset += len(piece)
         return piece.decode(encoding, errors="surrogateescape")
 

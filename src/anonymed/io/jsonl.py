@@ -12,6 +12,7 @@ from anonymed.io.atomic import FileWriter
 from anonymed.io.base import ReadFailure, Record
 from anonymed.io.common import (
     ERROR_KEY,
+    UTF8,
     LineFileReader,
     RecordProblem,
     decode_utf8,
@@ -22,6 +23,7 @@ from anonymed.io.common import (
     parse_json,
     pick_metadata,
     record_id,
+    text_encoding,
 )
 from anonymed.io.shards import Shard, byte_shard, numbered
 
@@ -35,6 +37,7 @@ def parse_lines(
     *,
     first_line: int = 1,
     first_index: int = 0,
+    encoding: str = UTF8,
 ) -> Iterator[T | ReadFailure]:
     """``make(index, id, object)`` of each non-blank line's JSON object, or the ``ReadFailure`` of a bad line.
 
@@ -47,7 +50,7 @@ def parse_lines(
             continue
         rid = str(number)
         try:
-            obj = parse_json(decode_utf8(line, first=number == 1))
+            obj = parse_json(decode_utf8(line, first=number == 1, encoding=encoding))
             if not isinstance(obj, dict):
                 raise RecordProblem(f"line holds a JSON {json_type(obj)}, not an object")
             rid = record_id(obj.get(id_field), id_field, rid)
@@ -80,11 +83,13 @@ class JsonlReader(LineFileReader):
         text_field: str = "text",
         id_field: str = "id",
         patient_field: str = "patient_id",
+        encoding: str = UTF8,
     ) -> None:
         super().__init__(Path(path), lang=lang)
         self.text_field = text_field
         self.id_field = id_field
         self.patient_field = patient_field
+        self.encoding = text_encoding(encoding)
 
     def writer_options(self) -> dict[str, Any]:
         """The same text and id fields."""
@@ -94,7 +99,10 @@ class JsonlReader(LineFileReader):
         self, lines: Iterable[bytes], first_line: int = 1, first_index: int = 0
     ) -> Iterator[Record]:
         """The records of ``lines``, the first being line ``first_line`` and record ``first_index``."""
-        return parse_lines(lines, self._record, self.id_field, first_line=first_line, first_index=first_index)
+        return parse_lines(
+            lines, self._record, self.id_field, first_line=first_line, first_index=first_index,
+            encoding=self.encoding,
+        )  # fmt: skip
 
     def plan_shards(self, size: int) -> Iterator[Shard]:
         """Byte ranges cut before every ``size``-th non-blank line."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from anonymed.document import Document
-from anonymed.errors import ConfigError, InputError, OutputError
+from anonymed.errors import ConfigError, InputFileError, OutputError
 from anonymed.io.atomic import fsync_dir, output_error, output_mode
 from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
 from anonymed.io.common import ERROR_KEY, RecordProblem, failure, json_type, pick_metadata, record_id
@@ -87,7 +87,9 @@ class ParquetReader(Reader):
         try:
             return pq.ParquetFile(self.path)
         except _arrow_errors() as exc:
-            raise InputError(self.path.name, f"cannot open Parquet input ({type(exc).__name__})") from None
+            raise InputFileError(
+                self.path.name, f"cannot open Parquet input ({type(exc).__name__})"
+            ) from None
 
     @cached_property
     def schema(self) -> Any:
@@ -96,7 +98,7 @@ class ParquetReader(Reader):
         try:
             schema = parquet.schema_arrow
         except _arrow_errors() as exc:
-            raise InputError(self.path.name, f"damaged Parquet schema ({type(exc).__name__})") from None
+            raise InputFileError(self.path.name, f"damaged Parquet schema ({type(exc).__name__})") from None
         if self.text_field not in schema.names:
             raise ConfigError(f"text column {self.text_field!r} not in {self.path.name!r}: {schema.names}")
         return schema

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from anonymed.document import Document, Span
-from anonymed.errors import InputError, SpanError
+from anonymed.errors import InputFileError, SpanError
 from anonymed.io.atomic import FileWriter
 from anonymed.io.base import Reader, ReadFailure, Record
 from anonymed.io.common import (
@@ -64,13 +64,15 @@ class PresidioReader(Reader):
             try:
                 items = json.load(handle)
             except UnicodeDecodeError as exc:
-                raise InputError(self.path.name, f"not valid UTF-8 (byte offset {exc.start})") from None
+                raise InputFileError(self.path.name, f"not valid UTF-8 (byte offset {exc.start})") from None
             except json.JSONDecodeError as exc:
-                raise InputError(self.path.name, f"malformed JSON ({exc.msg} at line {exc.lineno})") from None
+                raise InputFileError(
+                    self.path.name, f"malformed JSON ({exc.msg} at line {exc.lineno})"
+                ) from None
             except RecursionError:
-                raise InputError(self.path.name, "malformed JSON (nested too deeply)") from None
+                raise InputFileError(self.path.name, "malformed JSON (nested too deeply)") from None
         if not isinstance(items, list):
-            raise InputError(self.path.name, f"holds a JSON {json_type(items)}, not an array")
+            raise InputFileError(self.path.name, f"holds a JSON {json_type(items)}, not an array")
         return items
 
     def _document(self, item: Any, rid: str) -> Document:

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
 from anonymed.document import Document
-from anonymed.errors import InputError, OutputError
+from anonymed.errors import InputFileError, OutputError
 from anonymed.io.atomic import AtomicDir, AtomicFile
 from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
-from anonymed.io.common import ERROR_KEY, RecordProblem, decode_utf8, dumps, failure
+from anonymed.io.common import ERROR_KEY, UTF8, RecordProblem, decode_utf8, dumps, failure, text_encoding
 from anonymed.io.shards import Shard
 
 #: the manifest of failed records in an output folder
@@ -34,6 +34,10 @@ class TxtReader(Reader):
 
     format = "txt"
 
+    def __init__(self, path: Path, *, lang: str = "en", encoding: str = UTF8) -> None:
+        super().__init__(Path(path), lang=lang)
+        self.encoding = text_encoding(encoding)
+
     def __iter__(self) -> Iterator[Record]:
         return self._read(self._files(), 0)
 
@@ -41,7 +45,7 @@ class TxtReader(Reader):
         for index, (path, relpath) in enumerate(files, start=first_index):
             rid = relpath.with_suffix("").as_posix()
             try:
-                text = decode_utf8(_read(path), first=True)
+                text = decode_utf8(_read(path), first=True, encoding=self.encoding)
             except RecordProblem as problem:
                 yield failure(index, rid, problem)
                 continue
@@ -70,7 +74,7 @@ class TxtReader(Reader):
             yield self.path, PurePosixPath(self.path.name)
             return
         if not self.path.is_dir():
-            raise InputError(self.path.name, "no such file or folder")
+            raise InputFileError(self.path.name, "no such file or folder")
         for folder, dirs, files in os.walk(self.path):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             base = Path(folder)

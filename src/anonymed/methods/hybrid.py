@@ -36,7 +36,8 @@ from anonymed.substitute.summary import document_counts
 from anonymed.tomlfile import read_toml
 
 THEN = ("words", "sentences")
-_KEYS = {"then", "k", "n", "bank", "space"}
+#: the keys of the ``[hybrid]`` table
+HYBRID_KEYS = frozenset({"then", "k", "n", "bank", "space"})
 
 
 def _hybrid_config(fields: dict[str, Any], rest: dict[str, Any]) -> HybridConfig:
@@ -69,9 +70,9 @@ class HybridConfig(MethodConfig):
     def from_mapping(cls, data: Mapping[str, Any], **overrides: Any) -> HybridConfig:
         """Build from a parsed TOML document: the pipeline's tables and ``[hybrid]``; then overrides."""
         hybrid = dict(data.get("hybrid", {}))
-        unknown = set(hybrid) - _KEYS
+        unknown = set(hybrid) - HYBRID_KEYS
         if unknown:
-            raise ConfigError(f"unknown [hybrid] keys {sorted(unknown)}; known: {sorted(_KEYS)}")
+            raise ConfigError(f"unknown [hybrid] keys {sorted(unknown)}; known: {sorted(HYBRID_KEYS)}")
         pipeline = PipelineConfig.from_mapping({k: v for k, v in data.items() if k != "hybrid"})
         values: dict[str, Any] = {**hybrid, **{k: v for k, v in overrides.items() if v is not None}}
         for name in ("bank", "space"):

@@ -6,15 +6,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from anonymed.config import PipelineConfig
-from anonymed.detect.registry import DEFAULT_DETECTORS
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.labels import Label, parse_label
 from anonymed.methods import ReplaceConfig
+from anonymed.methods.configure import Configured, configure
 from anonymed.profiles import profile_names
-from anonymed.service.methods import MethodCache, Offers, request_config
-from anonymed.service.models import DeidRequest, EvaluateRequest, GoldSpan
+from anonymed.service.methods import MethodCache, Offers, request_config, request_layer, second_stage
+from anonymed.service.models import DeidRequest, EvaluateRequest, GoldSpan, NoteRequest
 from anonymed.service.settings import ServiceSettings
 from anonymed.substitute.registry import OPERATORS
 
@@ -31,6 +31,9 @@ class Engine:
 
     def __init__(self, settings: ServiceSettings) -> None:
         self.settings = settings
+        #: the service's configuration (``--config``), its site files read once; requests lay over it
+        self.base = configure(settings.config_file)
+        self.site = self.base.pipeline()
         self.methods_ = MethodCache()
         self.offers = Offers(settings)
         self.ready = False
@@ -65,22 +68,43 @@ class Engine:
         and lists (``NoteRequest.site_metadata``), which the pipeline drops from the document it returns."""
         if lang not in self.settings.languages:
             raise ConfigError(f"language {lang!r} is not loaded; loaded: {list(self.settings.languages)}")
-        names = DEFAULT_DETECTORS if detectors is None else tuple(detectors)
-        config = ReplaceConfig(PipelineConfig(lang=lang, detectors=names, stages=("detect",)))
-        return self.methods_(config)(Document(doc_id, text, {"lang": lang, **(site or {})}))
+        names = self.site.detectors if detectors is None else tuple(detectors)
+        base = self.site
+        config = PipelineConfig(
+            lang=lang,
+            detectors=names,
+            detector_params=base.detector_params,
+            high_recall=base.high_recall,
+            known=base.known,
+            known_detector=base.known_detector,
+            lists=base.lists,
+            stages=("detect",),
+        )
+        return self.methods_(ReplaceConfig(config))(Document(doc_id, text, {"lang": lang, **(site or {})}))
+
+    def configured(self, request: NoteRequest) -> Configured:
+        """The service's configuration with the fields the request set laid over it."""
+        return self.base.with_request(request_layer(request))
+
+    def detect_note(self, request: NoteRequest) -> Document:
+        """The request's note with its detected spans (language and detectors: request < configuration)."""
+        config = self.configured(request).pipeline(site=self.site)
+        return self.detect(request.text, config.lang, config.detectors, request.id, request.site_metadata())
 
     def deid(self, request: DeidRequest) -> Document:
         """Run the requested method on the note (spans are always detected, to show them)."""
-        self.offers.check(request)
-        doc = self.detect(request.text, request.lang, request.detectors, request.id, request.site_metadata())
-        return self.methods_(request_config(request, self.offers))(doc)
+        chosen = self.configured(request)
+        self.offers.check(request, second_stage(chosen))
+        config = chosen.pipeline(site=self.site)
+        doc = self.detect(request.text, config.lang, config.detectors, request.id, request.site_metadata())
+        return self.methods_(request_config(request, self.offers, chosen, self.site))(doc)
 
     def evaluate(self, request: EvaluateRequest) -> tuple[DetectionReport, tuple[Span, ...]]:
         """Detection metrics of one note against its gold spans (detecting if no prediction is given)."""
-        text, lang = request.text, request.lang
+        text, lang = request.text, self.configured(request).effective.get("pipeline", "lang")
         doc = Document(request.id, text, {"lang": lang}, gold=_spans(text, request.gold, "gold"))
         spans = (
-            self.detect(text, lang, request.detectors, request.id, request.site_metadata()).spans
+            self.detect_note(request).spans
             if request.predicted is None
             else _spans(text, request.predicted, "request")
         )

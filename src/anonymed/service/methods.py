@@ -26,8 +26,8 @@ from anonymed.methods import (
     WordsMethod,
     build_method,
 )
-from anonymed.profiles import DEFAULT_PROFILE
-from anonymed.service.models import DeidRequest
+from anonymed.methods.configure import Configured, configure
+from anonymed.service.models import DeidRequest, NoteRequest
 from anonymed.service.settings import ServiceSettings
 
 log = logging.getLogger("anonymed.service")
@@ -109,9 +109,9 @@ class Offers:
         )
         return {**self.reasons, "hybrid": hybrid}
 
-    def check(self, request: DeidRequest) -> None:
-        """``MethodUnavailable`` when the request's method (or hybrid's second stage) is not offered."""
-        method = request.then if request.method == "hybrid" else request.method
+    def check(self, request: DeidRequest, then: str = "words") -> None:
+        """``MethodUnavailable`` when the request's method (or the hybrid's stage ``then``) is not offered."""
+        method = then if request.method == "hybrid" else request.method
         reason = self.available().get(method)
         if reason is not None:
             raise MethodUnavailable(f"method {request.method!r} is not available: {reason}")
@@ -131,23 +131,64 @@ def operator_labels(chosen: dict[str, str]) -> dict[Label, str]:
     return {label_key(name, "operators"): operator for name, operator in chosen.items()}
 
 
-def request_config(request: DeidRequest, offers: Offers) -> MethodConfig:
-    """The method configuration of a request, applied to a document whose spans are already detected."""
-    pipeline = PipelineConfig(
-        lang=request.lang,
-        profile=request.profile or DEFAULT_PROFILE,
-        operators=operator_labels(request.operators),
-        operator_params=request.operator_params,
-        epsilon=request.epsilon,
-        seed=request.seed,
-        stages=("substitute",),
-    )
+#: request field -> the configuration key it overrides (the rest are the request's own: text, id, method...)
+REQUEST_KEYS: dict[str, tuple[str, ...]] = {
+    "lang": ("pipeline", "lang"),
+    "detectors": ("pipeline", "detectors"),
+    "profile": ("pipeline", "profile"),
+    "epsilon": ("pipeline", "epsilon"),
+    "seed": ("pipeline", "seed"),
+    "operators": ("operators",),
+    "operator_params": ("operator_params",),
+    "then": ("hybrid", "then"),
+}
+
+
+def request_layer(request: NoteRequest) -> dict[str, Any]:
+    """The fields the request set (never those left at their defaults) as a configuration document."""
+    document: dict[str, Any] = {}
+    for name, key in REQUEST_KEYS.items():
+        value = getattr(request, name, None)
+        if name not in request.model_fields_set or value is None:
+            continue
+        if name == "operators":
+            value = {label.value: op for label, op in operator_labels(value).items()}
+        *tables, last = key
+        node = document
+        for table in tables:
+            node = node.setdefault(table, {})
+        node[last] = value
+    if isinstance(request, DeidRequest) and request.method == "hybrid":
+        for name in ("n", "k"):
+            if name in request.model_fields_set:
+                document.setdefault("hybrid", {})[name] = str(request.n) if name == "n" else request.k
+    return document
+
+
+def second_stage(chosen: Configured) -> str:
+    """The hybrid's second stage: the request's, the configuration's, else words (the service has a space)."""
+    then = chosen.effective.get("hybrid", "then")
+    return "words" if chosen.effective.source("hybrid", "then") == "default" else str(then)
+
+
+def request_config(
+    request: DeidRequest, offers: Offers, chosen: Configured | None = None, site: PipelineConfig | None = None
+) -> MethodConfig:
+    """The method configuration of a request, applied to a document whose spans are already detected.
+
+    ``chosen``: the service's configuration with the request laid over it (default: the request alone).
+    """
+    chosen = chosen or configure(request=request_layer(request))
+    pipeline = chosen.pipeline(site=site, stages=("substitute",))
     settings = offers.settings
     if request.method == "replace":
         return ReplaceConfig(pipeline)
     if request.method == "words":
-        return offers.words_config(request.n, request.seed)
+        return offers.words_config(request.n, chosen.seed)
     if request.method == "sentences":
-        return SentencesConfig(settings.sentence_bank, request.k, request.seed)
-    n = offers.words_config(request.n, None).n if request.then == "words" else "5"
-    return HybridConfig(pipeline, request.then, request.k, n, settings.sentence_bank, settings.word_space)
+        return SentencesConfig(settings.sentence_bank, request.k, chosen.seed)
+    then = second_stage(chosen)
+    n = str(chosen.effective.get("hybrid", "n", default="5"))
+    n = offers.words_config(n, None).n if then == "words" else n
+    k = int(chosen.effective.get("hybrid", "k", default=5))
+    return HybridConfig(pipeline, then, k, n, settings.sentence_bank, settings.word_space)

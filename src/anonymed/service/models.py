@@ -135,7 +135,9 @@ class DeidRequest(NoteRequest):
     )
     n: int | str = Field(5, description="Word substitution degree: 5, or a range such as '3-14'.")
     k: int = Field(5, ge=2, le=100, description="Sentence substitution: one of the k nearest sentences.")
-    then: Literal["words", "sentences"] = Field("words", description="Hybrid: the second stage.")
+    then: Literal["words", "sentences"] | None = Field(
+        None, description="Hybrid: the second stage; default: the service configuration's, else words."
+    )
 
 
 class GoldSpan(BaseModel):

@@ -36,6 +36,9 @@ class ServiceSettings:
     sentence_bank: Path | None = None
     api_key: str | None = field(default=None, repr=False)
     cors_origins: tuple[str, ...] = ()
+    #: the configuration every request starts from (``anonymed serve --config``); a request's fields
+    #: override it (docs/configuration.md)
+    config_file: Path | None = None
 
     def __post_init__(self) -> None:
         if self.max_body_bytes < 1:

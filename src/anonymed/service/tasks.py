@@ -70,7 +70,7 @@ def spans_out(doc: Document) -> list[SpanOut]:
 
 def detect(engine: Engine, body: NoteRequest) -> DetectResponse:
     """``POST /detect``: the spans found in the note."""
-    doc = engine.detect(body.text, body.lang, body.detectors, body.id, body.site_metadata())
+    doc = engine.detect_note(body)
     return DetectResponse(id=doc.id, spans=spans_out(doc), elapsed_ms=0.0)
 
 
@@ -84,7 +84,7 @@ def deid(engine: Engine, body: DeidRequest) -> DeidResponse:
         spans=spans_out(doc),
         replacements=[ReplacementOut(**r.to_json()) for r in doc.replacements],
         privacy=plain(doc.privacy),
-        seeded=body.seed is not None,
+        seeded=engine.configured(body).seed is not None,
         elapsed_ms=0.0,
     )
 

@@ -128,7 +128,9 @@ def _near(digits: str, rng: RandomSource) -> str:
         max(int(value * 0.7), 10 ** (width - 1) if width > 1 else 0),
         min(int(value * 1.3) + 1, 10**width - 1),
     )
-    choices = [n for n in range(low, high + 1) if n != value]
-    if not choices:
+    inside = low <= value <= high
+    count = high - low + 1 - inside  # numbers of the range but the value (never listed: may be huge)
+    if count <= 0:
         return random_like(digits, rng)
-    return f"{rng.choice(choices):0{width}d}"
+    drawn = low + rng.randbelow(count)
+    return f"{drawn + (inside and drawn >= value):0{width}d}"
