@@ -1,7 +1,8 @@
 """Coverage of the review report's intervals when the gold plays the reviewer (issue 21's simulation).
 
 Usage: python benchmarks/review_coverage.py [--detectors patterns] [--detectors patterns,lexicons]
-       [--sizes 50,100,200,400] [--repeats 200] [--seed 0] [--df satterthwaite|design] [--json out.json]
+       [--sizes 50,100,200,400] [--repeats 200] [--seed 0] [--df satterthwaite|design]
+       [--variance linearization|jackknife] [--json out.json]
        [DATA]
 
 DATA is a PhysioNet deid folder with gold (default: the development notes shipped in the package). The
@@ -29,7 +30,7 @@ from anonymed.document import Document
 from anonymed.evaluate.tokens import coverage, fully_covered, tokenize
 from anonymed.io.registry import open_reader
 from anonymed.randomness import check_random_state
-from anonymed.review.estimate import DF_RULES, Interval, Unit, ratio_interval
+from anonymed.review.estimate import DF_RULES, VARIANCE_RULES, Interval, Unit, ratio_interval
 from anonymed.review.sample import FlaggingDetection, SampleOptions
 from anonymed.review.sampling import Frame, band_of, draw_sample, length_bands, stratum_name
 
@@ -61,7 +62,7 @@ def judge(docs: Sequence[Document], detectors: tuple[str, ...]) -> list[Truth]:
             words = tokenize(doc.text, gold.start, gold.end)
             if words and not fully_covered(mask, words):
                 missed[gold.label.value] = missed.get(gold.label.value, 0) + 1
-        confirmed = sum(any(g.overlaps(s) for g in doc.gold) for s in done.spans)
+        confirmed = sum(any(g.start < s.end and s.start < g.end for g in doc.gold) for s in done.spans)
         truths.append(Truth(index, len(tokenize(doc.text)), flagged, missed, len(done.spans), confirmed))
     return truths
 
@@ -92,8 +93,19 @@ def frames(truths: Sequence[Truth], design: str) -> list[Frame]:
     ]
 
 
+def sample_seed(seed: int, n: int, rep: int) -> int:
+    """The seed of one simulated sample: distinct per (seed, n, repeat); two seeds share no sample."""
+    return (seed * 100_000 + n) * 1_000_000 + rep
+
+
 def simulate(
-    truths: Sequence[Truth], design: str, n: int, repeats: int, seed: int, df_rule: str = "satterthwaite"
+    truths: Sequence[Truth],
+    design: str,
+    n: int,
+    repeats: int,
+    seed: int,
+    df_rule: str = "satterthwaite",
+    variance_rule: str = "linearization",
 ) -> dict[str, dict[str, float]]:
     """Coverage and mean width of each figure's interval over ``repeats`` samples of ``n`` notes."""
     frame = frames(truths, design)
@@ -106,9 +118,11 @@ def simulate(
         true = sum(y for y, _ in totals) / sum(x for _, x in totals)
         results[name] = []
         for rep in range(repeats):
-            draw = draw_sample(frame, n, oversample, check_random_state(seed + 1000 * n + rep))
+            draw = draw_sample(frame, n, oversample, check_random_state(sample_seed(seed, n, rep)))
             units = [Unit(f.stratum, *measure(by_index[f.index])) for f in draw.order]
-            interval: Interval = ratio_interval(units, draw.population, df_rule=df_rule)
+            interval: Interval = ratio_interval(
+                units, draw.population, df_rule=df_rule, variance_rule=variance_rule
+            )
             if interval.lower is None or interval.upper is None:
                 continue
             covered = interval.lower <= true <= interval.upper
@@ -140,12 +154,22 @@ def main() -> None:
     parser.add_argument(
         "--df", default="satterthwaite", choices=DF_RULES, help="degrees of freedom of the variance (compare)"
     )
+    parser.add_argument(
+        "--variance", default="linearization", choices=VARIANCE_RULES, help="variance of the ratio (compare)"
+    )
     parser.add_argument("--json", type=Path, help="write every figure here")
     args = parser.parse_args()
     docs = [d for d in open_reader(args.data, "physionet-deid") if isinstance(d, Document)]
     sizes = [int(x) for x in args.sizes.split(",")]
     runs: list[dict[str, object]] = []
-    everything = {"notes": len(docs), "repeats": args.repeats, "seed": args.seed, "df": args.df, "runs": runs}
+    everything = {
+        "notes": len(docs),
+        "repeats": args.repeats,
+        "seed": args.seed,
+        "df": args.df,
+        "variance": args.variance,
+        "runs": runs,
+    }
     for config in args.detectors or ["patterns"]:
         detectors = tuple(x.strip() for x in config.split(",") if x.strip())
         truths = judge(docs, detectors)
@@ -159,7 +183,9 @@ def main() -> None:
             print(f"\n{design}: coverage of the 95% interval over {args.repeats} samples / share where the")
             print("upper bound holds (mean width)")
             print(f"{'figure':32} {'truth':>10} " + " ".join(f"{'n=' + str(n):>24}" for n in sizes))
-            table = {n: simulate(truths, design, n, args.repeats, args.seed, args.df) for n in sizes}
+            table = {
+                n: simulate(truths, design, n, args.repeats, args.seed, args.df, args.variance) for n in sizes
+            }
             for name in table[sizes[0]]:
                 scale = 1000 if "per token" in name else 1
                 cells = " ".join(

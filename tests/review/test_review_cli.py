@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 from review_support import PLANTED, write_input
@@ -11,6 +12,7 @@ from typer.testing import CliRunner, Result
 from anonymed.cli import app
 from anonymed.review.decisions import DecisionLog, Event
 from anonymed.review.folder import ReviewFolder, fingerprint
+from anonymed.train.annotations import read_annotations
 
 runner = CliRunner()
 
@@ -72,6 +74,15 @@ def test_sample_report_and_export(tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", "export", str(folder), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert {p.name for p in out.iterdir()} == {"allow.csv", "deny.csv", "annotations.jsonl"}
+    assert stat.S_IMODE(out.stat().st_mode) == 0o700  # the deny list and the annotations hold PHI
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in out.iterdir())
+    assert stat.S_IMODE((folder / "report.json").stat().st_mode) == 0o600
+    # what `anonymed train recognizer --extra` reads: every finished note, with the confirmed spans
+    notes = read_annotations(out / "annotations.jsonl")
+    assert len(notes) == 4 and all(n.lang == "en" for n in notes)
+    drawn = ReviewFolder(folder).notes
+    marked = sum(PLANTED in n.text for n in drawn)  # finish_all marks the planted name as missed
+    assert sum(len(n.gold) for n in notes) == sum(len(n.spans) for n in drawn) + marked
 
 
 def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:

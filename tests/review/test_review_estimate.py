@@ -130,3 +130,33 @@ def test_misses_clustered_in_one_note_widen_the_interval_beyond_the_design_df() 
     assert clustered.n_effective < design.n_effective and clustered.upper > design.upper  # type: ignore[operator]
     with pytest.raises(ConfigError, match="df_rule"):
         ratio_interval(units, {"s": 1000}, df_rule="normal")
+
+
+def test_the_jackknife_variance_is_the_delete_one_formula_by_hand() -> None:
+    # stratum A: 100 notes, 3 reviewed (y misses, x tokens); B: 10 notes, 2 reviewed
+    units = [Unit("A", 2, 10), Unit("A", 0, 20), Unit("A", 1, 30), Unit("B", 0, 5), Unit("B", 1, 15)]
+    population = {"A": 100, "B": 10}
+    wa, wb = 100 / 3, 10 / 2
+    total_y, total_x = wa * 3 + wb * 1, wa * 60 + wb * 20
+    ratio = total_y / total_x
+    # drop one note of A (the other two weigh 100/2) or of B (the other weighs 10/1)
+    drop_a = [(wb * 1 + 50 * (3 - y), wb * 20 + 50 * (60 - x)) for y, x in ((2, 10), (0, 20), (1, 30))]
+    drop_b = [(wa * 3 + 10 * (1 - y), wa * 60 + 10 * (20 - x)) for y, x in ((0, 5), (1, 15))]
+    variance = 0.0
+    for replicates, n, size in ((drop_a, 3, 100), (drop_b, 2, 10)):
+        ratios = [y / x for y, x in replicates]
+        mean = sum(ratios) / n
+        variance += (1 - n / size) * (n - 1) / n * sum((r - mean) ** 2 for r in ratios)
+    interval = ratio_interval(units, population, df_rule="design", variance_rule="jackknife")
+    assert interval.estimate == pytest.approx(ratio)
+    factor = (2.7764451051977987 / 3.182446305284263) ** 2  # (t_0.975(n - 1 = 4) / t_0.975(n - H = 3))^2
+    kish = total_x**2 / (wa * wa * 60 + wb * wb * 20)  # (sum w x)^2 / sum(w^2 x)
+    expected = min(kish, ratio * (1 - ratio) / variance * factor)
+    assert interval.n_effective == pytest.approx(expected, rel=1e-9)
+    linear = ratio_interval(units, population, df_rule="design")
+    assert linear.n_effective != pytest.approx(expected)  # a different variance
+
+
+def test_an_unknown_variance_rule_is_refused() -> None:
+    with pytest.raises(ConfigError, match="variance_rule"):
+        ratio_interval(notes(1, 5), {"all": 50}, variance_rule="bootstrap")

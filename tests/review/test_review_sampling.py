@@ -78,6 +78,20 @@ def test_flagging_sees_low_scores_and_detectors_that_disagree() -> None:
     assert not detection.flagged([one], [one, Span.of(text, 5, 10, "LOCATION", source="b")])
 
 
+def test_flagging_detection_finds_what_the_pipeline_finds_with_several_detectors() -> None:
+    """Every detector runs (the note view caches spans per detector: wrappers must not share a key)."""
+    from anonymed.config import PipelineConfig
+    from anonymed.document import Document
+    from anonymed.pipeline import Pipeline
+
+    config = PipelineConfig(detectors=("patterns", "lexicons"))
+    doc = Document("x", "Seen by Dr. John Smith at Boston General Hospital on 3/4/2020")
+    done, _ = FlaggingDetection(config, low_confidence=0.75)(doc)
+    expected = Pipeline(config).detect(doc).spans
+    assert [(s.start, s.end, s.label) for s in done.spans] == [(s.start, s.end, s.label) for s in expected]
+    assert {s.label.value for s in done.spans} >= {"DATE", "NAME"}
+
+
 def test_review_sample_writes_notes_weights_and_a_manifest(tmp_path: Path) -> None:
     folder = make_folder(tmp_path, n=4, length_bands=2)
     manifest = folder.manifest

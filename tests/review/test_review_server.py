@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import warnings
 from collections.abc import Iterator
@@ -125,3 +126,21 @@ def test_logs_hold_no_note_text(
 
 def test_the_api_actions_are_the_log_actions() -> None:
     assert set(Action.__args__) == set(ACTIONS)
+
+
+@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"])
+def test_a_cross_site_simple_request_cannot_write_a_decision(
+    client: TestClient, folder: ReviewFolder, kind: str
+) -> None:
+    """A page elsewhere can send a browser's 'simple' POST (no preflight) to the loopback server: the body
+    is refused unless it is JSON, and JSON from another origin needs a preflight that is never granted."""
+    note = folder.notes[0]
+    body = json.dumps({"reviewer": "mallory", "note": note.key, "action": "done"})
+    headers = {"content-type": kind, "origin": "http://evil.example"}
+    assert client.post("/api/decisions", content=body, headers=headers).status_code == 422
+    assert not DecisionLog(folder.decisions_path).state("mallory", note.key).done
+    preflight = client.options(
+        "/api/decisions",
+        headers={"origin": "http://evil.example", "access-control-request-method": "POST"},
+    )
+    assert "access-control-allow-origin" not in preflight.headers

@@ -1,4 +1,5 @@
-"""``anonymed train recognizer``: rebuild the PHI tagger model of a language from the repository's data."""
+"""``anonymed train recognizer``: rebuild the PHI tagger model of a language from the repository's data
+(and reviewed notes given with ``--extra``)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,14 @@ FamilyOpt = Annotated[
         "--family", help="crf (shipped), cnn (needs torch) or ensemble of both; see docs/detection.md."
     ),
 ]
+ExtraOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--extra",
+        help="Annotated notes added to the training data (JSONL {id,text,lang,spans}, as `anonymed review "
+        "export` writes annotations.jsonl); repeatable; notes of other languages are skipped.",
+    ),
+]
 CnnWeightOpt = Annotated[float, typer.Option("--cnn-weight", help="The CNN's weight in an ensemble.")]
 
 
@@ -56,6 +65,7 @@ def recognizer(
     lang: LangOpt = "en",
     out: OutOpt = None,
     data: DataOpt = None,
+    extra: ExtraOpt = None,
     synthetic_copies: CopiesOpt = RecognizerRecipe.synthetic_copies,
     wikiann_sentences: WikiOpt = RecognizerRecipe.wikiann_sentences,
     iterations: IterOpt = TrainingParams.max_iterations,
@@ -73,6 +83,7 @@ def recognizer(
             wikiann_sentences=wikiann_sentences,
             seed=seed,
             training=TrainingParams(max_iterations=iterations),
+            extra=tuple(extra or ()),
         )
         target = out if out is not None else Path("models") / f"tagger-{lang}"
         started = time.perf_counter()

@@ -19,6 +19,10 @@ stratum ``h`` stands for ``w = N_h / n_h`` notes.
   uncertain (with the design's ``n - H`` alone, coverage fell to 92-94% in the simulation).
   For a simple random sample of notes with 0/1 outcomes (one stratum, equal weights) this is exactly the
   Clopper-Pearson interval on (misses, notes). Coverage is measured by ``benchmarks/review_coverage.py``.
+* ``variance_rule="jackknife"`` replaces the linearised variance by the stratified delete-one jackknife
+  (Wolter 2007, section 4.5), known to be less optimistic for ratios in small samples (Royall and
+  Cumberland, JASA 76, 1981); kept to compare them: in the coverage simulation it changed no cell by more
+  than half a point, so the default stays the linearisation (docs/review.md, section 4).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from anonymed.errors import ConfigError
 METHODS = ("clopper-pearson", "korn-graubard", "census")
 #: degrees of freedom of the variance: from its terms' kurtosis (default), or the design's ``n - H``
 DF_RULES = ("satterthwaite", "design")
+#: variance of the ratio: Taylor linearisation, or the stratified delete-one jackknife
+VARIANCE_RULES = ("linearization", "jackknife")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +149,49 @@ def _variance_terms(
     return terms
 
 
+def _jackknife_terms(
+    units: Sequence[Unit],
+    weights: Sequence[float],
+    ratio: float,
+    totals: tuple[float, float],
+    counts: Mapping[str, int],
+    population: Mapping[str, int],
+) -> list[float]:
+    """The terms of the stratified delete-one jackknife variance of the ratio (JKn, fpc included).
+
+    Replicate ``(h, j)`` drops note ``j`` of stratum ``h`` and weighs the others of ``h`` by
+    ``N_h / (n_h - 1)``; the variance is ``sum_h (1 - f_h) (n_h - 1) / n_h sum_j (R_(hj) - mean_h)^2``
+    (Wolter, *Introduction to Variance Estimation*, 2nd ed., 2007, section 4.5; R survey's ``JKn``). A
+    stratum with one note of several keeps its linearisation term.
+    """
+    total_y, total_x = totals
+    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for unit in units:
+        sums[unit.stratum][0] += unit.y
+        sums[unit.stratum][1] += unit.x
+    replicates: dict[str, list[float]] = defaultdict(list)
+    for unit in units:
+        n, size = counts[unit.stratum], population[unit.stratum]
+        if n < 2:
+            continue
+        sum_y, sum_x = sums[unit.stratum]
+        rep_y = total_y - size / n * sum_y + size / (n - 1) * (sum_y - unit.y)
+        rep_x = total_x - size / n * sum_x + size / (n - 1) * (sum_x - unit.x)
+        replicates[unit.stratum].append(rep_y / rep_x if rep_x > 0 else ratio)
+    scores = [w * (u.y - ratio * u.x) / total_x for u, w in zip(units, weights, strict=True)]
+    grand = math.fsum(scores) / len(scores)
+    terms = [
+        (1 - 1 / population[u.stratum]) * (z - grand) ** 2
+        for u, z in zip(units, scores, strict=True)
+        if counts[u.stratum] == 1
+    ]
+    for stratum, values in replicates.items():
+        n, size = counts[stratum], population[stratum]
+        mean = math.fsum(values) / n
+        terms.extend((1 - n / size) * (n - 1) / n * (v - mean) ** 2 for v in values)
+    return terms
+
+
 def variance_df(terms: Sequence[float], design_df: int) -> float:
     """Degrees of freedom of a variance estimated as a sum of squared terms (Satterthwaite, with kurtosis).
 
@@ -175,6 +224,7 @@ def ratio_interval(
     confidence: float = 0.95,
     *,
     df_rule: str = "satterthwaite",
+    variance_rule: str = "linearization",
 ) -> Interval:
     """The weighted ratio ``sum(w y) / sum(w x)`` over reviewed notes, with its design-based interval.
 
@@ -185,6 +235,8 @@ def ratio_interval(
     """
     if df_rule not in DF_RULES:
         raise ConfigError(f"df_rule must be one of {DF_RULES}, got {df_rule!r}")
+    if variance_rule not in VARIANCE_RULES:
+        raise ConfigError(f"variance_rule must be one of {VARIANCE_RULES}, got {variance_rule!r}")
     counts = _check(units, population, confidence)
     weights = [population[u.stratum] / counts[u.stratum] for u in units]
     total_y = math.fsum(w * u.y for u, w in zip(units, weights, strict=True))
@@ -202,7 +254,10 @@ def ratio_interval(
             ratio, low, high, observed, elements, len(units), float(len(units)), confidence, METHODS[0]
         )
     kish = total_x**2 / math.fsum(w * w * u.x for u, w in zip(units, weights, strict=True))
-    terms = _variance_terms(units, weights, ratio, total_x, counts, population)
+    if variance_rule == VARIANCE_RULES[0]:
+        terms = _variance_terms(units, weights, ratio, total_x, counts, population)
+    else:
+        terms = _jackknife_terms(units, weights, ratio, (total_y, total_x), counts, population)
     variance = math.fsum(terms)
     n_eff = kish
     if 0 < ratio < 1 and variance > 0:

@@ -1,10 +1,11 @@
 """The release report: one JSON/HTML document per release for an ethics board, assembled from run outputs.
 
-Inputs are the files the other commands write: the run summary (``anonymed deid --summary``), the input
-(fingerprinted here), the configuration file, the privacy report (``--privacy-report``), the review
-(folder or its report), metric reports (``anonymed evaluate ...``) and the embedding audit's report. Each
-section says where it came from; what was not given is listed under ``pending``. Counts and figures
-only: no note text, no identifier, no key.
+Inputs are the files the other commands write: the run summary (``anonymed deid --summary``: profile and
+replacements per label and operator), the input (fingerprinted here), the configuration file (detectors,
+operators, the site's list and roster files by fingerprint), the privacy report (``--privacy-report``), the
+review (folder or its report), metric reports (``anonymed evaluate ...``) and the embedding audit's
+report. Each section says where it came from; what was not given is listed under ``pending``. Counts,
+figures, and file names with fingerprints only: no note text, no identifier, no list entry, no key.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from anonymed.config import PipelineConfig
 from anonymed.errors import ConfigError, InputError
 from anonymed.review.folder import ReviewFolder, fingerprint
+from anonymed.review.release_config import configuration, replacements
 
 RELEASE_FORMAT = "anonymed-release-report"
 PACKAGES = ("numpy", "opendp", "python-crfsuite", "faker", "scipy", "statsmodels", "scikit-learn", "gensim")
@@ -63,62 +64,6 @@ def versions() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             continue
     return found
-
-
-def configuration(summary: Mapping[str, Any], path: Path | None) -> dict[str, Any]:
-    """Profile, language, detectors, operators and budget of the run (summary, then configuration file).
-
-    A run summary records its effective configuration (values and sources, docs/configuration.md); an
-    older summary does not, and without a configuration file the section says so rather than showing
-    defaults the run may not have used.
-    """
-    recorded = summary.get("configuration")
-    if isinstance(recorded, dict) and isinstance(recorded.get("values"), dict):
-        values = recorded["values"]
-        pipeline = dict(values.get("pipeline", {}))
-        return {
-            "source": "run summary (the effective configuration: defaults, profile, file and options)",
-            "profile": pipeline.get("profile"),
-            "lang": pipeline.get("lang"),
-            "detectors": list(pipeline.get("detectors", [])),
-            "high_recall": pipeline.get("high_recall"),
-            "operators": dict(sorted(dict(values.get("operators", {})).items())),
-            "epsilon_per_document": pipeline.get("epsilon"),
-            "seeded": summary.get("seeded"),
-            "sources": dict(recorded.get("sources", {})),
-        }
-    if path is None:
-        return {
-            "source": "not recorded (the run summary holds no configuration; give --config)",
-            "profile": summary.get("profile"),
-            "lang": None,
-            "detectors": [],
-            "high_recall": None,
-            "operators": {},
-            "epsilon_per_document": None,
-            "seeded": summary.get("seeded"),
-        }
-    config = PipelineConfig.from_toml(path)
-    return {
-        "source": f"configuration file {path.name} (command-line overrides of the run are not included)",
-        "profile": summary.get("profile", getattr(config, "profile", None)),
-        "lang": config.lang,
-        "detectors": list(config.detectors),
-        "high_recall": config.high_recall,
-        "operators": {label.value: name for label, name in sorted(config.operators.items())},
-        "epsilon_per_document": config.epsilon,
-        "seeded": summary.get("seeded"),
-    }
-
-
-def replacements(summary: Mapping[str, Any], operators: Mapping[str, str]) -> dict[str, Any]:
-    """Spans found per label in the run and the operator that replaced them (``keep`` leaves them)."""
-    by_label = {str(k): int(v) for k, v in dict(summary.get("spans_by_label", {})).items()}
-    rows = {
-        label: {"spans": count, "operator": operators.get(label)} for label, count in sorted(by_label.items())
-    }
-    kept = sum(count for label, count in by_label.items() if operators.get(label) == "keep")
-    return {"by_label": rows, "spans": sum(by_label.values()), "kept_unchanged": kept}
 
 
 def privacy_totals(path: Path) -> dict[str, Any]:
@@ -204,7 +149,7 @@ def review_section(path: Path, target: float, input_fingerprint: str | None) -> 
 def _pending(inputs: ReleaseInputs, config: Mapping[str, Any]) -> list[str]:
     pending = []
     if config["profile"] is None:
-        pending.append("profile: not recorded by the run")
+        pending.append("profile: not recorded by the run summary (give --config)")
     missing = {
         "input fingerprint (--input)": inputs.input,
         "privacy report (--privacy-report)": inputs.privacy_report,
@@ -227,6 +172,12 @@ def build_release(inputs: ReleaseInputs) -> dict[str, Any]:
     config = configuration(summary, inputs.config)
     input_fingerprint = None if inputs.input is None else fingerprint(inputs.input)
     warnings = []
+    in_file = config.get("profile_in_file")
+    if in_file is not None and config["profile"] != in_file:
+        warnings.append(
+            f"the run used profile {config['profile']!r}, the configuration file names {in_file!r} "
+            "(overridden on the command line?)"
+        )
     if int(summary.get("failed", 0)):
         warnings.append(f"{summary['failed']} records failed in the run (see the summary's failures)")
     review = (

@@ -13,23 +13,65 @@ def _section(title: str, body: str) -> str:
 
 def _configuration(data: dict[str, Any]) -> str:
     config = data["configuration"]
+    profile = config["profile"] or "not recorded"
+    if config.get("profile_source"):
+        profile = f"{profile} (from the {config['profile_source']})"
     rows = [
-        ("profile", config["profile"] or "not recorded"),
+        ("profile", profile),
         ("language", config["lang"]),
         ("detectors", ", ".join(config["detectors"]) or "—"),
         ("high recall", config["high_recall"]),
         ("privacy budget per note (epsilon)", number(config["epsilon_per_document"])),
         ("seeded run", config["seeded"]),
     ]
-    operators = table(["label", "operator"], sorted(config["operators"].items()))
-    return table(["setting", "value"], rows, f"source: {config['source']}") + operators
+    operators = table(["label", "operator (configured)"], sorted(config["operators"].items()))
+    return table(["setting", "value"], rows, f"source: {config['source']}") + operators + _site(config)
+
+
+def _named(files: list[dict[str, str]]) -> str:
+    return "; ".join(f"{f['path']} ({f['fingerprint']})" for f in files) or "—"
+
+
+def _site(config: dict[str, Any]) -> str:
+    site = config.get("site")
+    if not site:
+        return ""
+    known = ", ".join(f"{name} → {kind}" for name, kind in sorted(site["known_fields"].items())) or "—"
+    side = site["known_side_file"]
+    rows = [
+        ("allow lists", _named(site["allow_lists"])),
+        ("deny lists", _named(site["deny_lists"])),
+        ("list entries", f"{site['allow_entries']} allowed, {site['deny_entries']} denied"),
+        ("known-identifier record fields", known),
+        ("known-identifier side file", "—" if side is None else _named([side])),
+        ("known fields written out", site["keep_known_fields"]),
+        ("typos of known names", site["known_typos"]),
+        ("rosters", _named([{**f, "path": f"{k}: {f['path']}"} for k, f in site["rosters"].items()])),
+        ("custom patterns", ", ".join(site["custom_patterns"]) or "—"),
+    ]
+    caption = "files named by path and sha256 fingerprint; their contents (names) are not in this report"
+    return table(["site setting", "value"], rows, caption)
 
 
 def _replacements(data: dict[str, Any]) -> str:
     rep = data["replacements"]
-    rows = [(label, r["spans"], r["operator"] or "—") for label, r in rep["by_label"].items()]
-    caption = f"{rep['spans']} spans found and replaced; {rep['kept_unchanged']} left unchanged ('keep')."
-    return table(["label", "spans", "operator"], rows, caption)
+    rows = []
+    for label, row in rep["by_label"].items():
+        done = "; ".join(
+            f"{op}: " + ", ".join(f"{n} {outcome}" for outcome, n in outcomes.items()) if outcomes else op
+            for op, outcomes in row["operators"].items()
+        )
+        rows.append((label, row["spans"], done or "—"))
+    totals = ", ".join(f"{n} {k}" for k, n in rep["totals"].items())
+    caption = f"{rep['spans']} spans found ({totals}); source: {rep['source']}."
+    parts = [table(["label", "spans", "operator: outcomes"], rows, caption)]
+    if rep.get("checklist"):
+        checks = [
+            (c["kind"], c["identifier"], c["found"], ", ".join(sorted(c["done"])) or "—", c["note"])
+            for c in rep["checklist"]
+        ]
+        parts.append(table(["", "HIPAA Safe Harbor identifier", "found", "operators", "note"], checks))
+    return "\n".join(parts)
 
 
 def _privacy(data: dict[str, Any]) -> str:

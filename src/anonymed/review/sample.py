@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from anonymed.config import PipelineConfig
 from anonymed.detect.base import Detector
+from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.evaluate.tokens import tokenize
@@ -69,6 +70,9 @@ class _Recording(Detector[Any]):
     def __init__(self, inner: Detector[Any], sink: list[Span]) -> None:
         self.inner = inner
         self.sink = sink
+        # the note view caches spans by (class, name, params): each wrapper must have its own key, or every
+        # wrapper after the first would be served the first detector's spans
+        self.params = (type(inner).__qualname__, inner.name, getattr(inner, "params", None))
 
     def supports(self, lang: str) -> bool:
         """As the wrapped detector."""
@@ -77,6 +81,12 @@ class _Recording(Detector[Any]):
     def detect(self, doc: Document) -> list[Span]:
         """The wrapped detector's spans, recorded."""
         found = self.inner.detect(doc)
+        self.sink.extend(found)
+        return found
+
+    def detect_view(self, view: NoteView) -> list[Span]:
+        """The wrapped detector's spans over the shared view (its tokens, spans found before), recorded."""
+        found = view.spans_of(self.inner)
         self.sink.extend(found)
         return found
 

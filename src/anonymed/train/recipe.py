@@ -16,6 +16,7 @@ from anonymed.detect.tagger.model import DEFAULT_HINTS, TaggerModel, TrainingPar
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
+from anonymed.train.annotations import file_digest, notes_of_language, read_annotations
 from anonymed.train.corpora import read_gold_documents, read_wikiann
 from anonymed.train.feature_lexicons import build_lexicons
 from anonymed.train.fingerprint import write_fingerprint
@@ -54,6 +55,7 @@ class RecognizerRecipe:
     hints: tuple[tuple[str, dict[str, Any]], ...] = DEFAULT_HINTS
     clusters: tuple[int, ...] | None = None  # None: the language's CLUSTER_SIZES; () for none
     triggers: bool | None = None  # None: the language's default (TRIGGERS)
+    extra: tuple[Path, ...] = ()  # annotation files (``anonymed.train.annotations``) added to the dev notes
 
     def __post_init__(self) -> None:
         if self.lang not in DEV_CORPORA:
@@ -80,6 +82,9 @@ class RecognizerRecipe:
         """The recipe as JSON-friendly metadata (stored with the model; no paths)."""
         info = asdict(self)
         info.pop("data")
+        del info["extra"]
+        if self.extra:  # named by digest and size, never by path; absent otherwise (as in the shipped models)
+            info["extra"] = [_extra_info(path, self.lang) for path in self.extra]
         info["hints"] = [list(pair) for pair in self.hints]
         del info["clusters"], info["triggers"]
         if self.cluster_sizes:  # only when in force: the shipped models' metadata stays as it was
@@ -89,10 +94,24 @@ class RecognizerRecipe:
         return info
 
 
+def _extra_info(path: Path, lang: str) -> dict[str, Any]:
+    return {"sha256": file_digest(path), "notes": len(extra_notes(path, lang))}
+
+
 def dev_documents(recipe: RecognizerRecipe) -> list[Document]:
     """The annotated development notes of the recipe's language."""
     relative, fmt = DEV_CORPORA[recipe.lang]
     return read_gold_documents(recipe.root / relative, fmt, recipe.lang)
+
+
+def extra_notes(path: Path, lang: str) -> list[Document]:
+    """The annotated notes of one ``--extra`` file in language ``lang``."""
+    return notes_of_language(read_annotations(path), lang, path.name)
+
+
+def extra_documents(recipe: RecognizerRecipe) -> list[Document]:
+    """The annotated notes of the recipe's extra files in its language (reviewed notes, for retraining)."""
+    return [doc for path in recipe.extra for doc in extra_notes(path, recipe.lang)]
 
 
 def wikiann_documents(recipe: RecognizerRecipe) -> list[Document]:
@@ -130,8 +149,9 @@ def _general(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> list[Documen
 
 
 def real_documents(recipe: RecognizerRecipe) -> list[Document]:
-    """The real notes a recipe trains on (dev notes and WikiANN sentences; not the synthetic copies)."""
-    return [*dev_documents(recipe), *_general(recipe, wikiann_documents(recipe))]
+    """The real notes a recipe trains on (dev notes, extra notes and WikiANN sentences; not the synthetic
+    copies)."""
+    return [*dev_documents(recipe), *extra_documents(recipe), *_general(recipe, wikiann_documents(recipe))]
 
 
 def recipe_lexicons(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> FeatureLexicons:
@@ -200,7 +220,7 @@ def train_recognizer(
     averaged with the CNN at ``cnn_weight``."""
     if family not in FAMILIES:
         raise ConfigError(f"unknown recognizer family {family!r}; known: {', '.join(FAMILIES)}")
-    dev = dev_documents(recipe)
+    dev = [*dev_documents(recipe), *extra_documents(recipe)]
     wiki = wikiann_documents(recipe)
     docs = training_documents(recipe, dev, wiki)
     lexicons = recipe_lexicons(recipe, wiki)
@@ -232,7 +252,7 @@ def train_recognizer(
 
 def document_count(recipe: RecognizerRecipe) -> int:
     """How many training documents the recipe yields (for a progress bar)."""
-    dev = dev_documents(recipe)
+    dev = [*dev_documents(recipe), *extra_documents(recipe)]
     wiki = wikiann_documents(recipe)
     with_gold = sum(1 for doc in dev if doc.gold)
     general = sum(1 for doc in wiki if all(s.label is not Label.ORGANIZATION for s in doc.gold))
