@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
-from anonymed.cli.deid import read_patient_key
+from anonymed.cli.deid import read_patient_key, run_configuration
 from anonymed.cli.options import PIPELINE, Choices, configured
 from anonymed.errors import ConfigError
 from anonymed.fhir import MANIFEST, FhirDeidentifier, FhirOptions, shipped_profiles
@@ -87,13 +87,17 @@ def deid_fhir(
     quiet_logging(verbose)
     with handled_errors():
         key = read_patient_key(patient_key_file)
-        cfg = choices.configured().pipeline()
+        chosen = choices.configured()
+        cfg = chosen.pipeline()
         seed = cfg.seed
         options = FhirOptions(rules=rules, patient_key=key, seed=seed, as_of=parse_as_of(as_of), text=text)
         deidentifier = FhirDeidentifier(options, cfg)
+        recorded = run_configuration(chosen, patient_key_file)
         with progress_bar("deid-fhir", progress) as bar:
             task = bar.add_task("deid-fhir", total=None, failed=0)
-            result = deidentifier.run(input, output, lambda done: bar.update(task, completed=done))
+            result = deidentifier.run(
+                input, output, lambda done: bar.update(task, completed=done), configuration=recorded
+            )
     _print(result.manifest, output)
     if summary is not None:
         write_json(summary, result.manifest)
