@@ -6,8 +6,9 @@ pass. The output folder appears complete or not at all (built in a temporary sib
 ``anonymed-manifest.json`` says what was done: files, counts per resource type and action, removed
 unknown elements and extensions, quarantined resources, unprocessed attachments, failed records (by
 file and line), the profile's guarantees and, when the face gives it, the run's effective configuration
-(values and their sources; a key file by its path only). It holds no value of any resource and no time, so
-two runs with the same input, key and seed (and non-DP operators) write identical bytes.
+(values and their sources; the key file and the seed only by where they came from). It holds no value of
+any resource and no time, so two runs with the same input, key and seed (and non-DP operators) write
+identical bytes.
 """
 
 from __future__ import annotations
