@@ -13,74 +13,20 @@ import dataclasses
 import json
 import re
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from config_cases import DETECTION, HYBRID, PIPELINE, WAYS, Case, check, config_file, make_files
+from config_cases import cases as all_cases
 from typer.testing import CliRunner
 
 from anonymed.cli import app
 from anonymed.cli.deid import SAMPLE
-from anonymed.embeddings.spaces import DEFAULT_SPACE
-from anonymed.sentences.bank_build import DEFAULT_BANK
 
 runner = CliRunner()
 
 
-@dataclass(frozen=True)
-class Case:
-    """An option with a configuration key: the file's value, the option's, and the default if any."""
-
-    option: str
-    key: tuple[str, ...]
-    file_toml: str  # the line under the key's table
-    file_value: Any
-    args: tuple[str, ...]
-    option_value: Any
-    default: Any = None  # None: not set unless asked
-    default_source: str = "default"
-    additive: bool = False
-
-
-def _cases(tmp: Path) -> list[Case]:
-    a, b = tmp / "allow-a.txt", tmp / "allow-b.txt"
-    c, d = tmp / "deny-c.csv", tmp / "deny-d.csv"
-    banks, spaces = (tmp / "bank-1", tmp / "bank-2"), (tmp / "space-1", tmp / "space-2")
-    return [
-        Case("lang", ("pipeline", "lang"), 'lang = "fr"', "fr", ("--lang", "en"), "en", "en"),
-        Case("detectors", ("pipeline", "detectors"), 'detectors = ["patterns"]', ["patterns"],
-             ("--detectors", "patterns,lexicons"), ["patterns", "lexicons"], ["tagger", "patterns"]),
-        Case("high_recall", ("pipeline", "high_recall"), "high_recall = true", True,
-             ("--no-high-recall",), False, False),
-        Case("allow_list", ("lists", "allow"), f"allow = {json.dumps(a.name)}", [str(a)],
-             ("--allow-list", str(b)), [str(b)], additive=True),
-        Case("deny_list", ("lists", "deny"), f"deny = [{json.dumps(c.name)}]", [str(c)],
-             ("--deny-list", str(d)), [str(d)], additive=True),
-        Case("known_field", ("known", "fields", "mrn"), 'fields = { mrn = "ID/mrn" }', "ID/mrn",
-             ("--known-field", "mrn=ID"), "ID"),
-        Case("profile", ("pipeline", "profile"), 'profile = "dp"', "dp",
-             ("--profile", "hipaa-safe-harbor"), "hipaa-safe-harbor", "pseudonymise"),
-        Case("seed", ("pipeline", "seed"), "seed = 3", 3, ("--seed", "5"), 5),
-        Case("operator", ("operators", "NAME"), 'NAME = "tag"', "tag", ("--operator", "NAME=redact"),
-             "redact", "fake", "profile"),
-        Case("epsilon", ("pipeline", "epsilon"), "epsilon = 2.0", 2.0, ("--epsilon", "3"), 3.0),
-        Case("epsilon_weight", ("epsilon_weights", "LOCATION"), "LOCATION = 2.0", 2.0,
-             ("--epsilon-weight", "LOCATION=3"), 3.0),
-        Case("then", ("hybrid", "then"), 'then = "words"', "words", ("--then", "sentences"), "sentences",
-             "sentences"),
-        Case("k", ("hybrid", "k"), "k = 3", 3, ("--k", "4"), 4, 5),
-        Case("n", ("hybrid", "n"), 'n = "3"', "3", ("--n", "4"), "4", "5"),
-        Case("bank", ("hybrid", "bank"), f"bank = {json.dumps(banks[0].name)}", str(banks[0]),
-             ("--bank", str(banks[1])), str(banks[1])),
-        Case("space", ("hybrid", "space"), f"space = {json.dumps(spaces[0].name)}", str(spaces[0]),
-             ("--space", str(spaces[1])), str(spaces[1])),
-    ]  # fmt: skip
-
-
-DETECTION = ("lang", "detectors", "high_recall", "allow_list", "deny_list", "known_field")
-PIPELINE = (*DETECTION, "profile", "seed", "operator", "epsilon", "epsilon_weight")
-HYBRID = (*PIPELINE, "then", "k", "n", "bank", "space")
 COMMANDS = {
     "deid": PIPELINE,
     "detect": DETECTION,
@@ -100,30 +46,6 @@ def _for(command: str, case: Case) -> Case:
     return case
 
 
-WAYS = ("file", "option", "both", "neither")
-
-
-def _files(tmp: Path) -> None:
-    (tmp / "allow-a.txt").write_text("Babinski\n", encoding="utf-8")
-    (tmp / "allow-b.txt").write_text("Homans\n", encoding="utf-8")
-    (tmp / "deny-c.csv").write_text("term,label\nQuackenbush,NAME\n", encoding="utf-8")
-    (tmp / "deny-d.csv").write_text("term,label\nFlimflam,NAME\n", encoding="utf-8")
-    for name in ("bank-1", "bank-2"):
-        (tmp / name).symlink_to(DEFAULT_BANK, target_is_directory=True)
-    for name in ("space-1", "space-2"):
-        (tmp / name).symlink_to(DEFAULT_SPACE, target_is_directory=True)
-    (tmp / "notes.jsonl").write_text("", encoding="utf-8")
-
-
-def _config_file(cases: list[Case], path: Path) -> None:
-    tables: dict[tuple[str, ...], list[str]] = {}
-    for case in cases:
-        table = ("known",) if case.key[0] == "known" else case.key[:-1]
-        tables.setdefault(table, []).append(case.file_toml)
-    text = "\n".join(f"[{'.'.join(table)}]\n" + "\n".join(lines) for table, lines in tables.items())
-    path.write_text(text + "\n", encoding="utf-8")
-
-
 def _effective(command: str, way: str, tmp: Path, cases: list[Case]) -> dict[str, Any]:
     """Run ``command`` one way and return its recorded configuration: {"values", "sources"}."""
     args = [*command.split()]
@@ -134,7 +56,7 @@ def _effective(command: str, way: str, tmp: Path, cases: list[Case]) -> dict[str
         args += ["--summary", str(folder / "run.json")]
     if way in ("file", "both"):
         config = tmp / f"{folder.name}.toml"  # beside the files it names
-        _config_file(cases, config)
+        config_file(cases, config)
         args += ["--config", str(config)]
     if way in ("option", "both"):
         args += [arg for case in cases for arg in case.args]
@@ -157,29 +79,14 @@ def _effective(command: str, way: str, tmp: Path, cases: list[Case]) -> dict[str
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict[str, Any]]:
     """Each command run each way once (every option of the command at the same time)."""
     tmp = tmp_path_factory.mktemp("precedence")
-    _files(tmp)
-    cases = _cases(tmp)
+    make_files(tmp)
+    cases = all_cases(tmp)
     runs = {}
     for command, names in COMMANDS.items():
         chosen = [_for(command, case) for case in cases if case.option in names]
         for way in WAYS:
             runs[command, way] = _effective(command, way, tmp, chosen)
     return {**runs, ("cases", ""): {"cases": cases}}
-
-
-def _lookup(values: dict[str, Any], key: tuple[str, ...]) -> Any:
-    node: Any = values
-    for part in key:
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
-def _source(sources: dict[str, str], key: tuple[str, ...]) -> str | None:
-    if key[:2] == ("known", "fields"):  # config show writes fields as one inline table
-        return sources.get("known.fields", sources.get(".".join(key)))
-    return sources.get(".".join(key))
 
 
 @pytest.mark.parametrize("way", WAYS)
@@ -190,18 +97,7 @@ def test_an_option_overrides_the_file_which_overrides_the_default(
     recorded: dict[tuple[str, str], dict[str, Any]], command: str, option: str, way: str
 ) -> None:
     case = _for(command, next(c for c in recorded["cases", ""]["cases"] if c.option == option))
-    run = recorded[command, way]
-    value, source = _lookup(run["values"], case.key), _source(run["sources"], case.key)
-    if way == "file":
-        assert (value, source) == (case.file_value, "file")
-    elif way == "option":
-        assert (value, source) == (case.option_value, "option")
-    elif way == "both":
-        expected = [*case.file_value, *case.option_value] if case.additive else case.option_value
-        assert (value, source) == (expected, "option")
-    else:
-        default_source = None if case.default is None else case.default_source
-        assert (value, source) == (case.default, default_source)
+    check(case, recorded[command, way], way)
 
 
 def _run(args: list[str]) -> None:
@@ -312,18 +208,6 @@ def test_an_unknown_key_names_its_table(tmp_path: Path) -> None:
     result = runner.invoke(app, ["config", "show", "--config", str(tmp_path / "bad.toml")])
     assert result.exit_code == 2 and "unknown [pipeline] keys ['langg']" in result.output
     assert "known_detector" not in result.output
-
-
-def test_demo_takes_the_file_and_the_options_over_it(tmp_path: Path) -> None:
-    (tmp_path / "demo.toml").write_text(
-        '[pipeline]\ndetectors = ["patterns"]\n[operators]\nCONTACT = "tag"\n'
-    )
-    by_file = runner.invoke(app, ["demo", "--json", "--config", str(tmp_path / "demo.toml")])
-    assert by_file.exit_code == 0 and "reached at [CONTACT]" in by_file.stdout
-    both = runner.invoke(
-        app, ["demo", "--json", "--config", str(tmp_path / "demo.toml"), "--operator", "CONTACT=redact"]
-    )
-    assert both.exit_code == 0 and "[CONTACT]" not in both.stdout and "reached at ****" in both.stdout
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,11 @@ import typer
 from rich.table import Table
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
-from anonymed.cli.deid import read_patient_key
+from anonymed.cli.deid import read_patient_key, run_configuration
 from anonymed.cli.options import PIPELINE, Choices, configured
 from anonymed.errors import ConfigError
 from anonymed.fhir import MANIFEST, FhirDeidentifier, FhirOptions, shipped_profiles
+from anonymed.methods.configure import Configured
 
 RulesOpt = Annotated[
     Path | None,
@@ -38,6 +39,17 @@ def parse_as_of(value: str | None) -> dt.date | None:
         return dt.date.fromisoformat(value)
     except ValueError:
         raise ConfigError(f"--as-of expects an ISO date (YYYY-MM-DD), got {value!r}") from None
+
+
+def manifest_configuration(chosen: Configured, patient_key_file: Path | None) -> dict[str, Any]:
+    """The effective configuration for the manifest, which sits in the output folder: the seed (from which
+    the run key derives when no patient key is given) recorded only as where it came from, as the key file."""
+    data = run_configuration(chosen, patient_key_file)
+    source = data["sources"].pop("pipeline.seed", None)
+    if source is not None:
+        del data["values"]["pipeline"]["seed"]
+        data.setdefault("secrets", {})["seed"] = {"source": source}
+    return data
 
 
 def _print(manifest: dict[str, Any], output: Path) -> None:
@@ -87,13 +99,17 @@ def deid_fhir(
     quiet_logging(verbose)
     with handled_errors():
         key = read_patient_key(patient_key_file)
-        cfg = choices.configured().pipeline()
+        chosen = choices.configured()
+        cfg = chosen.pipeline()
         seed = cfg.seed
         options = FhirOptions(rules=rules, patient_key=key, seed=seed, as_of=parse_as_of(as_of), text=text)
         deidentifier = FhirDeidentifier(options, cfg)
+        recorded = manifest_configuration(chosen, patient_key_file)
         with progress_bar("deid-fhir", progress) as bar:
             task = bar.add_task("deid-fhir", total=None, failed=0)
-            result = deidentifier.run(input, output, lambda done: bar.update(task, completed=done))
+            result = deidentifier.run(
+                input, output, lambda done: bar.update(task, completed=done), configuration=recorded
+            )
     _print(result.manifest, output)
     if summary is not None:
         write_json(summary, result.manifest)

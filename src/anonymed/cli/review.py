@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -10,7 +11,7 @@ import typer
 from rich.table import Table
 
 from anonymed.cli.common import console, handled_errors, out
-from anonymed.cli.deid import FormatOpt, IdFieldOpt, InputArg, TextFieldOpt
+from anonymed.cli.deid import DETECTION_TABLES, FormatOpt, IdFieldOpt, InputArg, TextFieldOpt
 from anonymed.cli.options import DETECTION, Choices, configured
 from anonymed.cli.scale import reader_spec
 from anonymed.errors import ConfigError
@@ -18,10 +19,20 @@ from anonymed.randomness import check_random_state
 
 app = typer.Typer(no_args_is_help=True)
 FolderArg = Annotated[Path, typer.Argument(help="The review folder (made by `anonymed review sample`).")]
+#: the draw's seed: ``--seed`` over the configuration file's ``[pipeline] seed`` (one seed per run)
+DRAW_SEED = inspect.Parameter(
+    "seed",
+    inspect.Parameter.KEYWORD_ONLY,
+    default=None,
+    annotation=Annotated[
+        int | None,
+        typer.Option("--seed", help="Reproducible draw (by anyone with the seed); else [pipeline] seed."),
+    ],
+)
 
 
 @app.command("sample")
-@configured(DETECTION)
+@configured(DETECTION, (DRAW_SEED,))
 def sample(
     input: InputArg,
     output: Annotated[Path, typer.Option("-o", "--output", help="The review folder to create.")],
@@ -36,9 +47,6 @@ def sample(
     strata_field: Annotated[
         str | None, typer.Option("--strata-field", help="Stratify by this record field (e.g. a note type).")
     ] = None,
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Reproducible draw (by anyone with the seed).")
-    ] = None,
     input_format: FormatOpt = None,
     text_field: TextFieldOpt = None,
     id_field: IdFieldOpt = None,
@@ -49,12 +57,15 @@ def sample(
     from anonymed.review.sample import SampleOptions, build_review
 
     with handled_errors():
-        cfg = choices.configured().pipeline()
+        chosen = choices.configured()
+        cfg = chosen.pipeline()
+        seed = chosen.seed
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         options = SampleOptions(n, oversample, low_confidence, length_bands, strata_field)
         manifest = build_review(
-            spec.open(), cfg, options, output, check_random_state(seed), command=["anonymed", *sys.argv[1:]]
-        )
+            spec.open(), cfg, options, output, check_random_state(seed), command=["anonymed", *sys.argv[1:]],
+            configuration=chosen.effective.only(DETECTION_TABLES).to_json(),
+        )  # fmt: skip
     table = Table(title=f"review sample -> {output}")
     for column in ("stratum", "notes", "drawn", "weight"):
         table.add_column(column, justify="left" if column == "stratum" else "right")

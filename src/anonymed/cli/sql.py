@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
-from anonymed.cli.deid import read_patient_key
+from anonymed.cli.deid import read_patient_key, run_configuration
 from anonymed.cli.fhir import AsOfOpt, RulesOpt, parse_as_of
 from anonymed.cli.options import PIPELINE, Choices, configured
 from anonymed.pipeline import substitution_report
@@ -67,7 +67,8 @@ def deid_sql(
     quiet_logging(verbose)
     started = time.perf_counter()
     with handled_errors():
-        cfg = choices.configured().pipeline()
+        chosen = choices.configured()
+        cfg = chosen.pipeline()
         seed = cfg.seed
         job = SqlJob(url, Source(table, query), ColumnMap.parse(map_, keep), table=to_table, parquet=output,
                      config=cfg, rules=rules, patient_key=read_patient_key(patient_key_file), seed=seed,
@@ -86,6 +87,7 @@ def deid_sql(
         "seeded": seed is not None,
         "keyed": patient_key_file is not None,
         "substitution": substitution_report(cfg, sum((Counter(r.counts) for r in results), Counter())),
+        "configuration": run_configuration(chosen, patient_key_file),
     }
     console.print(f"deid-sql: {rows} rows, {len(failed)} failed, {report['rows_per_second']} rows/s")
     if summary is not None:

@@ -5,14 +5,16 @@ patient, encounter dates), the second writes each resource through the structure
 pass. The output folder appears complete or not at all (built in a temporary sibling, then renamed).
 ``anonymed-manifest.json`` says what was done: files, counts per resource type and action, removed
 unknown elements and extensions, quarantined resources, unprocessed attachments, failed records (by
-file and line), and the profile's guarantees. It holds no value of any resource and no time, so two runs
-with the same input, key and seed (and non-DP operators) write identical bytes.
+file and line), the profile's guarantees and, when the face gives it, the run's effective configuration
+(values and their sources; the key file and the seed only by where they came from). It holds no value of
+any resource and no time, so two runs with the same input, key and seed (and non-DP operators) write
+identical bytes.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
@@ -107,8 +109,16 @@ class FhirDeidentifier:
             ),
         }
 
-    def run(self, source: Path, target: Path, progress: Progress | None = None) -> FhirResult:
-        """De-identify the export at ``source`` into the folder ``target`` (see module docstring)."""
+    def run(
+        self,
+        source: Path,
+        target: Path,
+        progress: Progress | None = None,
+        *,
+        configuration: Mapping[str, Any] | None = None,
+    ) -> FhirResult:
+        """De-identify the export at ``source`` into the folder ``target`` (see module docstring);
+        ``configuration``: the run's effective configuration as JSON, recorded in the manifest."""
         files, skipped = discover(source)
         for file in files:
             for _, resource in read(file):
@@ -130,6 +140,7 @@ class FhirDeidentifier:
             manifest = {
                 "tool": "anonymed deid-fhir",
                 **self.guarantees(),
+                **({"configuration": dict(configuration)} if configuration is not None else {}),
                 "files": listed,
                 "skipped_files": skipped,
                 "failed": len(failures),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -162,8 +162,10 @@ def build_review(
     rng: RandomSource,
     *,
     command: Sequence[str] = (),
+    configuration: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Draw the sample from ``reader``'s input and write the review folder ``output``; returns the manifest.
+    """Draw the sample from ``reader``'s input and write the review folder ``output``; returns the manifest
+    (``configuration``: the run's effective configuration as JSON, recorded in it).
 
     Refuses an ``output`` that exists and is not empty (it may hold decisions).
     """
@@ -194,6 +196,8 @@ def build_review(
         for n in draw.order
     ]
     manifest = _manifest(reader, config, options, draw, (seen, frames, bounds), rng, command)
+    if configuration is not None:
+        manifest["configuration"] = dict(configuration)
     folder = AtomicDir(output)
     try:
         folder.write_file(PurePosixPath(NOTES), "".join(lines).encode("utf-8"))
