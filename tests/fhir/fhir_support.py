@@ -15,7 +15,8 @@ from anonymed.detect.base import Detector
 from anonymed.document import Document, Span
 from anonymed.fhir import FhirDeidentifier, FhirOptions
 from anonymed.fhir.dates import run_key
-from anonymed.pipeline import Pipeline
+from anonymed.fhir.text import replace_method
+from anonymed.methods import ReplaceMethod
 
 SYNTHEA = Path(__file__).resolve().parents[1] / "fixtures" / "fhir" / "synthea"
 KEY = b"test-patient-key-0123456789"
@@ -35,12 +36,12 @@ class KnownRecorder(Detector):
         return []
 
 
-def pipeline_with(config: PipelineConfig, extra: Detector | None) -> Pipeline:
-    """The configured pipeline, plus ``extra`` among its detectors."""
-    pipeline = Pipeline(config)
+def method_with(config: PipelineConfig, extra: Detector | None) -> ReplaceMethod:
+    """The configured replace method, plus ``extra`` among its pipeline's detectors."""
+    method = replace_method(config)
     if extra is not None:
-        pipeline.__dict__["detectors_"] = [*pipeline.detectors_, extra]
-    return pipeline
+        method.pipeline.__dict__["detectors_"] = [*method.pipeline.detectors_, extra]
+    return method
 
 
 def run_fhir(
@@ -58,7 +59,7 @@ def run_fhir(
     cfg = (config or PipelineConfig()).replace(profile=profile)
     opts = FhirOptions(**options)
     run_config = cfg.replace(patient_key=run_key(opts.patient_key, opts.seed), seed=opts.seed)
-    deidentifier = FhirDeidentifier(opts, cfg, pipeline_with(run_config, extra))
+    deidentifier = FhirDeidentifier(opts, cfg, method_with(run_config, extra))
     if withhold_known:
         assert deidentifier.text is not None
         run = deidentifier.text.run

@@ -26,10 +26,10 @@ from anonymed.fhir.index import ExportIndex
 from anonymed.fhir.profile import check_text_operators, date_shift_params
 from anonymed.fhir.rules import RuleTable, load_rules
 from anonymed.fhir.structured import StructuredPass
-from anonymed.fhir.text import TextPass
+from anonymed.fhir.text import TextPass, replace_method
 from anonymed.io.atomic import AtomicDir
 from anonymed.labels import Label
-from anonymed.pipeline import Pipeline
+from anonymed.methods import ReplaceMethod
 
 MANIFEST: Final = "anonymed-manifest.json"
 #: ``progress(resources_done)``, called every few resources
@@ -58,13 +58,14 @@ class FhirResult:
 
 
 class FhirDeidentifier:
-    """De-identifies FHIR resources with one rules table, one key and one pipeline for a whole export."""
+    """De-identifies FHIR resources with one rules table, one key and one detect-and-replace
+    method for a whole export."""
 
     def __init__(
-        self, options: FhirOptions, config: PipelineConfig | None = None, pipeline: Pipeline | None = None
+        self, options: FhirOptions, config: PipelineConfig | None = None, method: ReplaceMethod | None = None
     ) -> None:
-        """``pipeline``: one built on the run's configuration (``config`` with the run's key and seed), to
-        share its loaded detectors; by default one is built."""
+        """``method``: the detect-and-replace method of the run's configuration (``config`` with the run's
+        key and seed), to share its loaded detectors; by default ``anonymed.methods`` builds it."""
         self.options = options
         base = config or PipelineConfig()
         self.table: RuleTable = load_rules(base.profile, options.rules)
@@ -74,15 +75,14 @@ class FhirDeidentifier:
         self.config = base.replace(patient_key=key, seed=options.seed)
         if self.table.safe_harbor:
             check_text_operators(self.config)
-        if pipeline is not None and pipeline.config != self.config:
-            raise ConfigError(
-                "the pipeline given is not built on the run's configuration (profile, key, seed)"
-            )
-        self.pipeline = pipeline if pipeline is not None else Pipeline(self.config)
+        if method is not None and method.config.pipeline != self.config:
+            raise ConfigError("the method given is not built on the run's configuration (profile, key, seed)")
+        if method is None and options.text:
+            method = replace_method(self.config)
         self.timeline = Timeline(key, date_shift_params(self.config), options.as_of or dt.date.today())
         self.ids = Pseudonyms(self.table.ids, key=key, seed=options.seed)
         self.index = ExportIndex(self.table.patient_elements)
-        self.text = TextPass(self.pipeline) if options.text else None
+        self.text = TextPass(method) if options.text and method is not None else None
         self.structured = StructuredPass(self.table, self.ids, self.timeline, self.index, self.text)
 
     def guarantees(self) -> dict[str, Any]:
@@ -135,7 +135,7 @@ class FhirDeidentifier:
                 "failed": len(failures),
                 "failures": failures[:1000],
                 **self.structured.stats.to_json(),
-                "text": self.text.stats.to_json(self.pipeline) if self.text is not None else None,
+                "text": self.text.stats.to_json(self.text.method) if self.text is not None else None,
                 "known_identifiers_dropped": self.index.known_dropped,
             }
             output.write_file(PurePosixPath(MANIFEST), dumps(manifest, indent=True) + b"\n")

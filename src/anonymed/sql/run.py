@@ -27,8 +27,7 @@ from anonymed.fhir.dates import Timeline, run_key, shift_date
 from anonymed.fhir.ids import Pseudonyms
 from anonymed.fhir.profile import check_text_operators, date_shift_params
 from anonymed.fhir.rules import RuleTable, load_rules
-from anonymed.fhir.text import TextContext, TextPass
-from anonymed.pipeline import Pipeline
+from anonymed.fhir.text import TextContext, TextPass, replace_method
 from anonymed.sql.database import Database, Source, open_database
 from anonymed.sql.mapping import ColumnMap
 from anonymed.sql.sinks import ParquetSink, Sink, TableSink, prepare_table
@@ -176,7 +175,8 @@ class SqlJob:
 
 
 class _Worker:
-    """The per-process state of a job: pipeline, text pass, shift and pseudonyms (built once)."""
+    """The per-process state of a job: text pass (the replace method of ``anonymed.methods``), shift and
+    pseudonyms (built once)."""
 
     def __init__(self, job: SqlJob) -> None:
         self.job = job
@@ -186,7 +186,7 @@ class _Worker:
         config = job.config.replace(patient_key=job.patient_key, seed=job.seed)
         self.timeline = Timeline(job.patient_key, date_shift_params(config), job.as_of or dt.date.today())
         self.ids = Pseudonyms(rules.ids, key=job.patient_key, seed=job.seed)
-        self.text = TextPass(Pipeline(config))
+        self.text = TextPass(replace_method(config))
 
     def row(self, row: dict[str, Any], result: RangeResult) -> dict[str, Any]:
         cols = self.job.columns
