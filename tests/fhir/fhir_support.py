@@ -68,6 +68,15 @@ def run_fhir(
     return deidentifier
 
 
+def references(node: Any) -> list[str]:
+    """Every ``reference`` string under a resource (or any JSON node)."""
+    if isinstance(node, dict):
+        return [v for k, v in node.items() if k == "reference" and isinstance(v, str)] + [
+            x for k, v in node.items() if k != "reference" for x in references(v)
+        ]
+    return [x for item in node for x in references(item)] if isinstance(node, list) else []
+
+
 def resources(folder: Path) -> Iterator[dict[str, Any]]:
     """Every resource of an NDJSON export folder."""
     for path in sorted(folder.glob("*.ndjson")):

@@ -23,7 +23,7 @@ from anonymed.fhir.dates import Timeline, run_key
 from anonymed.fhir.files import ExportFile, ExportWriter, discover, dumps, read
 from anonymed.fhir.ids import Pseudonyms
 from anonymed.fhir.index import ExportIndex
-from anonymed.fhir.profile import check_text_operators, date_shift_params
+from anonymed.fhir.profile import check_text_operators, date_shift_params, dp_statement
 from anonymed.fhir.rules import RuleTable, load_rules
 from anonymed.fhir.structured import StructuredPass
 from anonymed.fhir.text import TextPass, replace_method
@@ -87,25 +87,31 @@ class FhirDeidentifier:
 
     def guarantees(self) -> dict[str, Any]:
         """What the output is, stated for the manifest (and the ethics board)."""
+        operators = self.config.substitution.operators
         return {
             "profile": self.table.name,
             "safe_harbor_claimed": self.table.safe_harbor,
             "ids": self.table.ids,
             "dates": (
-                "year only; 90 or more years before the reference day removed"
-                if self.table.safe_harbor
-                else "structured: the patient's secret shift (intervals kept); notes: the profile's "
-                f"{self.config.substitution.operators[Label.DATE]}"
+                "structured: the patient's secret shift (intervals kept); notes: the profile's "
+                f"{operators[Label.DATE]}"
+                if self.table.shifts_dates
+                else "structured: year only, 90 or more years before the reference day removed; notes: "
+                f"the profile's {operators[Label.DATE]}"
             ),
+            "differential_privacy": dp_statement(self.config),
             "text_pass": self.text is not None,
             "keyed": self.options.patient_key is not None,
             "seeded": self.options.seed is not None,
-            "note": (
-                "HMAC pseudonyms and shifted dates are pseudonymisation, not HIPAA Safe Harbor"
-                if not self.table.safe_harbor
-                else "Safe Harbor also requires no actual knowledge that the rest could identify someone"
-            ),
+            "note": self._note(),
         }
+
+    def _note(self) -> str:
+        if self.table.safe_harbor:
+            return "Safe Harbor also requires no actual knowledge that the rest could identify someone"
+        used = ["HMAC pseudonyms"] * (self.table.ids == "hmac") + ["shifted dates"] * self.table.shifts_dates
+        what = " and ".join(used) + " are pseudonymisation, " if used else ""
+        return f"{what}not HIPAA Safe Harbor (the table does not claim it)"
 
     def run(self, source: Path, target: Path, progress: Progress | None = None) -> FhirResult:
         """De-identify the export at ``source`` into the folder ``target`` (see module docstring)."""

@@ -7,8 +7,8 @@ becomes a Document (id, text, the patient id, its date as reference date) scrubb
 text pass (the run's privacy profile), so notes in a table and in a FHIR export share one patient key:
 the ``patient`` column is written as the same pseudonym as the FHIR Patient id, and the ``date`` column
 moves by the patient's shift, the one the profile's ``date_shift`` adds (with its per-date noise) to the
-note's dates (or keeps its year alone under Safe Harbor). Columns not mapped are not copied unless named
-in ``keep``. Nothing is updated in place.
+note's dates (or keeps its year alone if the profile's table shifts no date: Safe Harbor, dp). Columns
+not mapped are not copied unless named in ``keep``. Nothing is updated in place.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class SqlJob:
             fields.append(pa.field(cols.patient, pa.string()))
         if cols.date is not None:
             fields.append(
-                pa.field(cols.date, pa.int64() if self.table_rules.safe_harbor else inferred(cols.date))
+                pa.field(cols.date, pa.int64() if not self.table_rules.shifts_dates else inferred(cols.date))
             )
         fields += [pa.field(c, inferred(c)) for c in cols.keep]
         return pa.schema(fields)
@@ -181,7 +181,7 @@ class _Worker:
     def __init__(self, job: SqlJob) -> None:
         self.job = job
         rules = job.table_rules
-        self.year_only = rules.safe_harbor
+        self.year_only = not rules.shifts_dates
         assert job.patient_key is not None  # (set on creation)
         config = job.config.replace(patient_key=job.patient_key, seed=job.seed)
         self.timeline = Timeline(job.patient_key, date_shift_params(config), job.as_of or dt.date.today())
@@ -217,7 +217,7 @@ class _Worker:
         return out
 
     def _date(self, value: Any, subject: str) -> Any:
-        """The date moved by the subject's shift, or its year (Safe Harbor); None if 90+ years old."""
+        """The date moved by the subject's shift, or its year (a table that shifts no date); None if 90+."""
         iso = _iso(value)
         if iso is None or self.timeline.over89(iso):
             return None
