@@ -162,7 +162,9 @@ def test_dp_table_generalises_dates_and_claims_neither_safe_harbor_nor_a_timelin
         assert dp.action(path) == sh.action(path), path  # dates, places and people as under Safe Harbor
     assert dp.action(("Patient", "identifier", "value")) == "pseudonym"
     assert dp.action(("DocumentReference", "masterIdentifier", "value")) == "pseudonym"
-    assert dp.action(("Organization", "name")) == "text"  # scrubbed by the profile's operators
+    assert dp.action(("Organization", "name")) == "remove"  # dp_location may draw the place back
+    assert dp.action(("Location", "name")) == "remove"
+    assert dp.action(("Observation", "note", "text")) == "text"  # free text meets the profile's operators
     with pytest.raises(ConfigError, match="claims Safe Harbor"):  # it could not claim it
         parse_table({"profile": {"name": "dp", "ids": "hmac", "safe_harbor": True},
                      "rules": {"**.identifier.value": "pseudonym"}}, "t")  # fmt: skip
