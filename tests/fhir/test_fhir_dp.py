@@ -92,3 +92,30 @@ def test_notes_are_scrubbed_by_the_dp_operators_and_the_manifest_says_where_dp_s
     assert manifest["safe_harbor_claimed"] is False and "not HIPAA Safe Harbor" in manifest["note"]
     assert "shifted" not in manifest["note"] and manifest["dates"].startswith("structured: year only")
     assert leaks(identifying_values(SYNTHEA), [json.dumps(manifest)]) == set()
+
+
+def test_structured_pass_under_dp_is_deterministic_for_a_key(tmp_path: Path) -> None:
+    """No DP draw reaches a structured element: with the notes left out, two runs write identical bytes."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    for target in (first, second):
+        run_fhir(SYNTHEA, target, patient_key=KEY, profile="dp", text=False, as_of=dt.date(2024, 1, 1))
+    names = sorted(p.name for p in first.iterdir())
+    assert MANIFEST in names and len(names) > 5
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+
+
+def test_a_method_built_on_another_configuration_is_refused() -> None:
+    """The text pass's method must be the run's (profile, key, seed): anonymed.methods builds it."""
+    from anonymed.config import PipelineConfig
+    from anonymed.errors import ConfigError
+    from anonymed.fhir import FhirOptions
+    from anonymed.fhir.dates import run_key
+    from anonymed.fhir.text import replace_method
+
+    options = FhirOptions(patient_key=KEY, seed=3)
+    run_config = PipelineConfig(profile="dp").replace(patient_key=run_key(KEY, 3), seed=3)
+    deid = FhirDeidentifier(options, PipelineConfig(profile="dp"), replace_method(run_config))
+    assert deid.text is not None and deid.text.method.config.pipeline == deid.config
+    with pytest.raises(ConfigError, match="not built on the run's configuration"):
+        FhirDeidentifier(options, PipelineConfig(profile="dp"), replace_method(run_config.replace(seed=4)))
