@@ -110,8 +110,9 @@ class FhirDeidentifier:
         if self.table.safe_harbor:
             return "Safe Harbor also requires no actual knowledge that the rest could identify someone"
         used = ["HMAC pseudonyms"] * (self.table.ids == "hmac") + ["shifted dates"] * self.table.shifts_dates
-        what = " and ".join(used) + " are pseudonymisation, " if used else ""
-        return f"{what}not HIPAA Safe Harbor (the table does not claim it)"
+        if not used:
+            return "not HIPAA Safe Harbor (the table does not claim it)"
+        return " and ".join(used) + " are pseudonymisation, not HIPAA Safe Harbor"
 
     def run(self, source: Path, target: Path, progress: Progress | None = None) -> FhirResult:
         """De-identify the export at ``source`` into the folder ``target`` (see module docstring)."""
