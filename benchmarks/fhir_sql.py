@@ -59,7 +59,7 @@ from anonymed.dates.over89 import has_year
 from anonymed.dates.temporal import Kind, detect_order, parse_temporal
 from anonymed.document import Document
 from anonymed.fhir import FhirDeidentifier, FhirOptions
-from anonymed.fhir.text import TextContext
+from anonymed.fhir.text import TextContext, replace_method
 from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
 from anonymed.sql import ColumnMap, Source, SqlJob, open_database
@@ -115,14 +115,14 @@ def notes_paths(export: Path, notes: int, work: Path) -> None:
     """Section 2: notes through the FHIR path and the plain-text path."""
     folder = work / "notes-in"
     decoded = _subset(export, notes, folder)
-    pipeline = Pipeline(CONFIG.replace(patient_key=KEY))
-    pipeline.run(Document("warm-up", decoded[0][1]))
+    method = replace_method(CONFIG.replace(patient_key=KEY))  # loaded once, shared by both paths
+    method(Document("warm-up", decoded[0][1]))
 
     def plain() -> None:
         for i, (patient, text) in enumerate(decoded):
-            pipeline.run(Document(f"n{i}", text, {"patient_id": patient}))
+            method(Document(f"n{i}", text, {"patient_id": patient}))
 
-    deidentifier = FhirDeidentifier(FhirOptions(patient_key=KEY), CONFIG, pipeline)
+    deidentifier = FhirDeidentifier(FhirOptions(patient_key=KEY), CONFIG, method)
     plain_cpu, _ = _timed(plain)
     fhir_cpu, fhir_wall = _timed(lambda: deidentifier.run(folder, work / "notes-out"))
     chars = sum(len(text) for _, text in decoded) / len(decoded)

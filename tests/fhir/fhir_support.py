@@ -15,7 +15,8 @@ from anonymed.detect.base import Detector
 from anonymed.document import Document, Span
 from anonymed.fhir import FhirDeidentifier, FhirOptions
 from anonymed.fhir.dates import run_key
-from anonymed.pipeline import Pipeline
+from anonymed.fhir.text import replace_method
+from anonymed.methods import ReplaceMethod
 
 SYNTHEA = Path(__file__).resolve().parents[1] / "fixtures" / "fhir" / "synthea"
 KEY = b"test-patient-key-0123456789"
@@ -35,12 +36,12 @@ class KnownRecorder(Detector):
         return []
 
 
-def pipeline_with(config: PipelineConfig, extra: Detector | None) -> Pipeline:
-    """The configured pipeline, plus ``extra`` among its detectors."""
-    pipeline = Pipeline(config)
+def method_with(config: PipelineConfig, extra: Detector | None) -> ReplaceMethod:
+    """The configured replace method, plus ``extra`` among its pipeline's detectors."""
+    method = replace_method(config)
     if extra is not None:
-        pipeline.__dict__["detectors_"] = [*pipeline.detectors_, extra]
-    return pipeline
+        method.pipeline.__dict__["detectors_"] = [*method.pipeline.detectors_, extra]
+    return method
 
 
 def run_fhir(
@@ -58,13 +59,22 @@ def run_fhir(
     cfg = (config or PipelineConfig()).replace(profile=profile)
     opts = FhirOptions(**options)
     run_config = cfg.replace(patient_key=run_key(opts.patient_key, opts.seed), seed=opts.seed)
-    deidentifier = FhirDeidentifier(opts, cfg, pipeline_with(run_config, extra))
+    deidentifier = FhirDeidentifier(opts, cfg, method_with(run_config, extra))
     if withhold_known:
         assert deidentifier.text is not None
         run = deidentifier.text.run
         deidentifier.text.run = lambda text, context: run(text, dataclasses.replace(context, known=()))  # type: ignore[method-assign]
     deidentifier.last = deidentifier.run(source, target)  # type: ignore[attr-defined]
     return deidentifier
+
+
+def references(node: Any) -> list[str]:
+    """Every ``reference`` string under a resource (or any JSON node)."""
+    if isinstance(node, dict):
+        return [v for k, v in node.items() if k == "reference" and isinstance(v, str)] + [
+            x for k, v in node.items() if k != "reference" for x in references(v)
+        ]
+    return [x for item in node for x in references(item)] if isinstance(node, list) else []
 
 
 def resources(folder: Path) -> Iterator[dict[str, Any]]:

@@ -59,11 +59,19 @@ def test_profile_errors_are_clean(tmp_path: Path) -> None:
     base = ["deid-fhir", str(SYNTHEA), "-o", str(tmp_path / "o"), "--no-progress"]
     unknown = runner.invoke(app, [*base, "--profile", "nope"])
     assert unknown.exit_code == 2 and "unknown profile 'nope'" in unknown.output
-    no_table = runner.invoke(app, [*base, "--profile", "dp"])
-    assert no_table.exit_code == 2 and "no FHIR rules table for profile 'dp'" in no_table.output
+    dp_claims = runner.invoke(app, [*base, "--profile", "dp", "--rules", str(safe_harbor_table(tmp_path))])
+    assert dp_claims.exit_code == 2 and "claims Safe Harbor" in dp_claims.output  # the notes' DP operators
     shifted = runner.invoke(app, [*base, "--profile", "hipaa-safe-harbor", "--operator", "DATE=date_shift"])
     assert shifted.exit_code == 2 and "claims Safe Harbor" in shifted.output
     assert not (tmp_path / "o").exists()
+
+
+def safe_harbor_table(tmp_path: Path) -> Path:
+    """The shipped Safe Harbor table renamed for the dp profile (its structured rules are Safe Harbor's)."""
+    shipped = files("anonymed").joinpath("resources", "fhir", "hipaa-safe-harbor.toml").read_text("utf-8")
+    table = tmp_path / "dp-safe-harbor.toml"
+    table.write_text(shipped.replace('name = "hipaa-safe-harbor"', 'name = "dp"'), encoding="utf-8")
+    return table
 
 
 def test_the_profile_comes_from_the_option_or_the_configuration_file(tmp_path: Path) -> None:
@@ -90,3 +98,20 @@ def test_a_table_of_your_own_for_the_dp_profile(tmp_path: Path) -> None:
     result = runner.invoke(app, [*args, "--profile", "dp"])
     assert result.exit_code == 0, result.output
     assert json.loads((out / MANIFEST).read_text())["profile"] == "dp"
+
+
+def test_profile_dp_chooses_the_shipped_dp_table(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = ["deid-fhir", str(SYNTHEA), "-o", str(out), "--no-text", "--no-progress", "--profile", "dp"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["profile"] == "dp" and manifest["safe_harbor_claimed"] is False
+    assert manifest["dates"].startswith("structured: year only")
+    assert manifest["differential_privacy"]["notes"] == {
+        "DATE": "dp_date",
+        "AGE": "dp_age",
+        "LOCATION": "dp_location",
+    }
+    assert "no differential-privacy guarantee" in manifest["differential_privacy"]["structured_elements"]
+    assert manifest["removed_unknown_elements"] == {}

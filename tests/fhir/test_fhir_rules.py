@@ -64,8 +64,8 @@ def test_bad_tables_are_refused_with_the_bad_value_named(data: dict[str, object]
 
 
 def test_shipped_tables_are_named_after_their_profiles_and_every_action_is_documented() -> None:
-    assert shipped_profiles() == ["hipaa-safe-harbor", "pseudonymise"]
-    assert set(shipped_profiles()) <= set(profile_names())
+    assert shipped_profiles() == ["dp", "hipaa-safe-harbor", "pseudonymise"]
+    assert set(shipped_profiles()) == set(profile_names())  # every profile ships its table
     for name in shipped_profiles():
         t = load_rules(name)
         assert t.name == name
@@ -82,8 +82,8 @@ def test_a_table_of_your_own_must_belong_to_the_runs_profile(tmp_path: Path) -> 
 
 
 def test_unknown_profile_and_missing_file_are_errors(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"no FHIR rules table for profile 'dp'.*--rules"):
-        load_rules("dp")
+    with pytest.raises(ConfigError, match=r"no FHIR rules table for profile 'nope'.*--rules"):
+        load_rules("nope")
     with pytest.raises(ConfigError, match="not found"):
         load_rules(path=tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
@@ -135,3 +135,36 @@ def test_a_table_claiming_safe_harbor_may_not_shift_or_derive_codes(data: dict[s
     with pytest.raises(ConfigError, match="claims Safe Harbor"):
         parse_table({**base, **data}, "t")
     assert parse_table(base, "t").safe_harbor
+
+
+def test_dp_table_generalises_dates_and_claims_neither_safe_harbor_nor_a_timeline() -> None:
+    """The dp table keeps years alone (no per-patient shift, which the notes' DP dates around the true dates
+    would give away), pseudonymises ids and identifiers (HMAC, as the SQL path's patient column) and removes
+    what the other tables remove."""
+    dp = load_rules("dp")
+    assert dp.name == "dp" and not dp.safe_harbor and dp.ids == "hmac"
+    assert not dp.shifts_dates and load_rules("pseudonymise").shifts_dates
+    assert not load_rules("hipaa-safe-harbor").shifts_dates
+    sh = load_rules("hipaa-safe-harbor")
+    for path in [
+        ("Patient", "birthDate"),
+        ("Encounter", "period"),
+        ("Condition", "onsetDateTime"),
+        ("Observation", "issued"),
+        ("DocumentReference", "date"),
+        ("Patient", "address", "postalCode"),
+        ("Patient", "address", "city"),
+        ("Patient", "name"),
+        ("Patient", "telecom"),
+        ("Condition", "onsetAge"),
+        ("Bundle", "timestamp"),
+    ]:
+        assert dp.action(path) == sh.action(path), path  # dates, places and people as under Safe Harbor
+    assert dp.action(("Patient", "identifier", "value")) == "pseudonym"
+    assert dp.action(("DocumentReference", "masterIdentifier", "value")) == "pseudonym"
+    assert dp.action(("Organization", "name")) == "remove"  # dp_location may draw the place back
+    assert dp.action(("Location", "name")) == "remove"
+    assert dp.action(("Observation", "note", "text")) == "text"  # free text meets the profile's operators
+    with pytest.raises(ConfigError, match="claims Safe Harbor"):  # it could not claim it
+        parse_table({"profile": {"name": "dp", "ids": "hmac", "safe_harbor": True},
+                     "rules": {"**.identifier.value": "pseudonym"}}, "t")  # fmt: skip

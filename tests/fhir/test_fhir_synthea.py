@@ -18,6 +18,7 @@ from fhir_support import (
     identifying_values,
     leaks,
     output_texts,
+    references,
     resources,
     run_fhir,
 )
@@ -38,14 +39,6 @@ def default_run(
 ) -> tuple[FhirDeidentifier, Path]:
     target = tmp_path_factory.mktemp("fhir") / "out"
     return run_fhir(SYNTHEA, target, extra=recorder, patient_key=KEY, seed=11), target
-
-
-def references(node: Any) -> list[str]:
-    if isinstance(node, dict):
-        return [v for k, v in node.items() if k == "reference" and isinstance(v, str)] + [
-            x for k, v in node.items() if k != "reference" for x in references(v)
-        ]
-    return [x for item in node for x in references(item)] if isinstance(node, list) else []
 
 
 def test_every_output_resource_validates_against_r4b(default_run: tuple[FhirDeidentifier, Path]) -> None:

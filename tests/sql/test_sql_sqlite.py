@@ -172,6 +172,20 @@ def test_safe_harbor_keeps_the_year_and_random_patient_codes(sqlite_url: str, tm
     assert rows[0]["person_id"] != Pseudonyms("hmac", key=KEY).resource_id("Patient", "P0")
 
 
+def test_dp_keeps_the_year_of_the_date_column_and_the_hmac_patient_pseudonym(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """Under dp the notes' dates are drawn around the true dates, so the date column keeps its year (as the
+    dp FHIR table), not a secret shift the notes would give away; patients keep their keyed pseudonym."""
+    out = tmp_path / "dp"
+    j = job(sqlite_url, parquet=out, config=CONFIG.replace(profile="dp"), seed=None)
+    result = j.run_range(KeyRange(0))
+    rows = read_parquet(out)
+    assert len(rows) == 23 and {r["note_date"] for r in rows} <= {2020, 2021}
+    assert rows[0]["person_id"] == Pseudonyms("hmac", key=KEY).resource_id("Patient", "P0")
+    assert any(key.startswith("DATE") and "dp_date" in key for key in result.counts), result.counts
+
+
 def test_one_patient_key_for_fhir_and_sql(sqlite_url: str, tmp_path: Path) -> None:
     """The same key gives a patient the same pseudonym and the same date shift in both paths."""
     import json

@@ -110,6 +110,12 @@ class RuleTable:
         found = self._cache[path] = None if best is None else best.action
         return found
 
+    @property
+    def shifts_dates(self) -> bool:
+        """Whether the table keeps timelines (some rule or extension rule says ``shift``); else dates keep
+        their year at most (the Safe Harbor and dp tables): the rule of a SQL run's date column too."""
+        return any(rule.action == "shift" for rule in self.rules) or "shift" in self.extensions.values()
+
     def extension_action(self, url: str, *, modifier: bool = False) -> str | None:
         """The action for an extension ``url`` (None: unknown)."""
         return (self.modifier_extensions if modifier else self.extensions).get(url)

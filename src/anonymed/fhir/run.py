@@ -25,13 +25,13 @@ from anonymed.fhir.dates import Timeline, run_key
 from anonymed.fhir.files import ExportFile, ExportWriter, discover, dumps, read
 from anonymed.fhir.ids import Pseudonyms
 from anonymed.fhir.index import ExportIndex
-from anonymed.fhir.profile import check_text_operators, date_shift_params
+from anonymed.fhir.profile import check_text_operators, date_shift_params, dp_statement
 from anonymed.fhir.rules import RuleTable, load_rules
 from anonymed.fhir.structured import StructuredPass
-from anonymed.fhir.text import TextPass
+from anonymed.fhir.text import TextPass, replace_method
 from anonymed.io.atomic import AtomicDir
 from anonymed.labels import Label
-from anonymed.pipeline import Pipeline
+from anonymed.methods import ReplaceMethod
 
 MANIFEST: Final = "anonymed-manifest.json"
 #: ``progress(resources_done)``, called every few resources
@@ -60,13 +60,14 @@ class FhirResult:
 
 
 class FhirDeidentifier:
-    """De-identifies FHIR resources with one rules table, one key and one pipeline for a whole export."""
+    """De-identifies FHIR resources with one rules table, one key and one detect-and-replace
+    method for a whole export."""
 
     def __init__(
-        self, options: FhirOptions, config: PipelineConfig | None = None, pipeline: Pipeline | None = None
+        self, options: FhirOptions, config: PipelineConfig | None = None, method: ReplaceMethod | None = None
     ) -> None:
-        """``pipeline``: one built on the run's configuration (``config`` with the run's key and seed), to
-        share its loaded detectors; by default one is built."""
+        """``method``: the detect-and-replace method of the run's configuration (``config`` with the run's
+        key and seed), to share its loaded detectors; by default ``anonymed.methods`` builds it."""
         self.options = options
         base = config or PipelineConfig()
         self.table: RuleTable = load_rules(base.profile, options.rules)
@@ -76,38 +77,44 @@ class FhirDeidentifier:
         self.config = base.replace(patient_key=key, seed=options.seed)
         if self.table.safe_harbor:
             check_text_operators(self.config)
-        if pipeline is not None and pipeline.config != self.config:
-            raise ConfigError(
-                "the pipeline given is not built on the run's configuration (profile, key, seed)"
-            )
-        self.pipeline = pipeline if pipeline is not None else Pipeline(self.config)
+        if method is not None and method.config.pipeline != self.config:
+            raise ConfigError("the method given is not built on the run's configuration (profile, key, seed)")
+        if method is None and options.text:
+            method = replace_method(self.config)
         self.timeline = Timeline(key, date_shift_params(self.config), options.as_of or dt.date.today())
         self.ids = Pseudonyms(self.table.ids, key=key, seed=options.seed)
         self.index = ExportIndex(self.table.patient_elements)
-        self.text = TextPass(self.pipeline) if options.text else None
+        self.text = TextPass(method) if options.text and method is not None else None
         self.structured = StructuredPass(self.table, self.ids, self.timeline, self.index, self.text)
 
     def guarantees(self) -> dict[str, Any]:
         """What the output is, stated for the manifest (and the ethics board)."""
+        operators = self.config.substitution.operators
         return {
             "profile": self.table.name,
             "safe_harbor_claimed": self.table.safe_harbor,
             "ids": self.table.ids,
             "dates": (
-                "year only; 90 or more years before the reference day removed"
-                if self.table.safe_harbor
-                else "structured: the patient's secret shift (intervals kept); notes: the profile's "
-                f"{self.config.substitution.operators[Label.DATE]}"
+                "structured: the patient's secret shift (intervals kept); notes: the profile's "
+                f"{operators[Label.DATE]}"
+                if self.table.shifts_dates
+                else "structured: year only, 90 or more years before the reference day removed; notes: "
+                f"the profile's {operators[Label.DATE]}"
             ),
+            "differential_privacy": dp_statement(self.config),
             "text_pass": self.text is not None,
             "keyed": self.options.patient_key is not None,
             "seeded": self.options.seed is not None,
-            "note": (
-                "HMAC pseudonyms and shifted dates are pseudonymisation, not HIPAA Safe Harbor"
-                if not self.table.safe_harbor
-                else "Safe Harbor also requires no actual knowledge that the rest could identify someone"
-            ),
+            "note": self._note(),
         }
+
+    def _note(self) -> str:
+        if self.table.safe_harbor:
+            return "Safe Harbor also requires no actual knowledge that the rest could identify someone"
+        used = ["HMAC pseudonyms"] * (self.table.ids == "hmac") + ["shifted dates"] * self.table.shifts_dates
+        if not used:
+            return "not HIPAA Safe Harbor (the table does not claim it)"
+        return " and ".join(used) + " are pseudonymisation, not HIPAA Safe Harbor"
 
     def run(
         self,
@@ -146,7 +153,7 @@ class FhirDeidentifier:
                 "failed": len(failures),
                 "failures": failures[:1000],
                 **self.structured.stats.to_json(),
-                "text": self.text.stats.to_json(self.pipeline) if self.text is not None else None,
+                "text": self.text.stats.to_json(self.text.method) if self.text is not None else None,
                 "known_identifiers_dropped": self.index.known_dropped,
             }
             output.write_file(PurePosixPath(MANIFEST), dumps(manifest, indent=True) + b"\n")

@@ -1,7 +1,8 @@
 """The text pass: every free text of a resource becomes a ``Document`` and goes through the pipeline.
 
-A note, a narrative, an ``Annotation.text`` or a ``CodeableConcept.text`` is scrubbed by the configured
-pipeline: the detectors, then the operators of the run's privacy profile (with the user's choices). Its
+A note, a narrative, an ``Annotation.text`` or a ``CodeableConcept.text`` is scrubbed by the run's
+detect-and-replace method (``anonymed.methods``, built like every face's): the detectors, then the
+operators of the run's privacy profile (with the user's choices). Its
 ``patient_id`` is the patient of the resource (else the resource itself), so with the run's key the value
 streams give the patient the same surrogates in every text and the profile's ``date_shift`` moves the
 notes' dates by the same secret shift as the structured dates (``dates.Timeline``), plus its per-date
@@ -17,13 +18,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from anonymed.config import PipelineConfig
 from anonymed.document import Document, Replacement
-from anonymed.pipeline import Pipeline, substitution_report
+from anonymed.methods import ReplaceConfig, ReplaceMethod, build_method
+from anonymed.pipeline import substitution_report
 from anonymed.substitute.summary import document_counts
 
 #: texts up to this length are memoised (codes' texts, short annotations)
 MEMO_MAX_CHARS: Final = 256
 MEMO_ENTRIES: Final = 50_000
+
+
+def replace_method(config: PipelineConfig) -> ReplaceMethod:
+    """The detect-and-replace method of ``config``, loaded, built as every face builds one."""
+    method = build_method(ReplaceConfig(config))
+    assert isinstance(method, ReplaceMethod)
+    return method
 
 
 @dataclass(frozen=True)
@@ -57,18 +67,18 @@ class TextStats:
     spans: Counter[str] = field(default_factory=Counter)
     counts: Counter[str] = field(default_factory=Counter)
 
-    def to_json(self, pipeline: Pipeline) -> dict[str, Any]:
+    def to_json(self, method: ReplaceMethod) -> dict[str, Any]:
         """The counts as JSON, with the run summary's substitution part (profile, operators, checklist)."""
         return {"documents": self.documents, "memoised": self.memo_hits, "characters": self.characters,
                 "spans": dict(sorted(self.spans.items())),
-                "substitution": substitution_report(pipeline.config, self.counts)}  # fmt: skip
+                "substitution": substitution_report(method.config.pipeline, self.counts)}  # fmt: skip
 
 
 class TextPass:
-    """Scrubs texts with ``pipeline`` (its detectors and its profile's operators)."""
+    """Scrubs texts with ``method`` (its detectors and its profile's operators)."""
 
-    def __init__(self, pipeline: Pipeline) -> None:
-        self.pipeline = pipeline
+    def __init__(self, method: ReplaceMethod) -> None:
+        self.method = method
         self.stats = TextStats()
         self._memo: OrderedDict[tuple[str, str | None, str], tuple[str, tuple[Replacement, ...]]] = (
             OrderedDict()
@@ -76,7 +86,7 @@ class TextPass:
 
     def run(self, text: str, context: TextContext) -> Document:
         """The scrubbed Document of one text (detect, then substitute)."""
-        doc = self.pipeline.run(Document(context.doc_id, text, context.metadata(self.pipeline.config.lang)))
+        doc = self.method(Document(context.doc_id, text, context.metadata(self.method.config.pipeline.lang)))
         self.stats.documents += 1
         self.stats.characters += len(text)
         self.stats.spans.update(span.label.value for span in doc.spans)

@@ -7,8 +7,8 @@ becomes a Document (id, text, the patient id, its date as reference date) scrubb
 text pass (the run's privacy profile), so notes in a table and in a FHIR export share one patient key:
 the ``patient`` column is written as the same pseudonym as the FHIR Patient id, and the ``date`` column
 moves by the patient's shift, the one the profile's ``date_shift`` adds (with its per-date noise) to the
-note's dates (or keeps its year alone under Safe Harbor). Columns not mapped are not copied unless named
-in ``keep``. Nothing is updated in place.
+note's dates (or keeps its year alone if the profile's table shifts no date: Safe Harbor, dp). Columns
+not mapped are not copied unless named in ``keep``. Nothing is updated in place.
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ from anonymed.fhir.dates import Timeline, run_key, shift_date
 from anonymed.fhir.ids import Pseudonyms
 from anonymed.fhir.profile import check_text_operators, date_shift_params
 from anonymed.fhir.rules import RuleTable, load_rules
-from anonymed.fhir.text import TextContext, TextPass
-from anonymed.pipeline import Pipeline
+from anonymed.fhir.text import TextContext, TextPass, replace_method
 from anonymed.sql.database import Database, Source, open_database
 from anonymed.sql.mapping import ColumnMap
 from anonymed.sql.sinks import ParquetSink, Sink, TableSink, prepare_table
@@ -127,7 +126,7 @@ class SqlJob:
             fields.append(pa.field(cols.patient, pa.string()))
         if cols.date is not None:
             fields.append(
-                pa.field(cols.date, pa.int64() if self.table_rules.safe_harbor else inferred(cols.date))
+                pa.field(cols.date, pa.int64() if not self.table_rules.shifts_dates else inferred(cols.date))
             )
         fields += [pa.field(c, inferred(c)) for c in cols.keep]
         return pa.schema(fields)
@@ -176,17 +175,18 @@ class SqlJob:
 
 
 class _Worker:
-    """The per-process state of a job: pipeline, text pass, shift and pseudonyms (built once)."""
+    """The per-process state of a job: text pass (the replace method of ``anonymed.methods``), shift and
+    pseudonyms (built once)."""
 
     def __init__(self, job: SqlJob) -> None:
         self.job = job
         rules = job.table_rules
-        self.year_only = rules.safe_harbor
+        self.year_only = not rules.shifts_dates
         assert job.patient_key is not None  # (set on creation)
         config = job.config.replace(patient_key=job.patient_key, seed=job.seed)
         self.timeline = Timeline(job.patient_key, date_shift_params(config), job.as_of or dt.date.today())
         self.ids = Pseudonyms(rules.ids, key=job.patient_key, seed=job.seed)
-        self.text = TextPass(Pipeline(config))
+        self.text = TextPass(replace_method(config))
 
     def row(self, row: dict[str, Any], result: RangeResult) -> dict[str, Any]:
         cols = self.job.columns
@@ -217,7 +217,7 @@ class _Worker:
         return out
 
     def _date(self, value: Any, subject: str) -> Any:
-        """The date moved by the subject's shift, or its year (Safe Harbor); None if 90+ years old."""
+        """The date moved by the subject's shift, or its year (a table that shifts no date); None if 90+."""
         iso = _iso(value)
         if iso is None or self.timeline.over89(iso):
             return None
