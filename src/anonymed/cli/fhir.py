@@ -10,8 +10,9 @@ import typer
 from rich.table import Table
 
 from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
-from anonymed.cli.deid import read_patient_key, run_configuration
+from anonymed.cli.deid import read_patient_key, run_configuration, seed_note
 from anonymed.cli.options import PIPELINE, Choices, configured
+from anonymed.cli.scale import EXIT_FAILED_RECORDS
 from anonymed.errors import ConfigError
 from anonymed.fhir import MANIFEST, FhirDeidentifier, FhirOptions, shipped_profiles
 from anonymed.methods.configure import Configured
@@ -102,6 +103,7 @@ def deid_fhir(
         chosen = choices.configured()
         cfg = chosen.pipeline()
         seed = cfg.seed
+        seed_note(cfg)
         options = FhirOptions(rules=rules, patient_key=key, seed=seed, as_of=parse_as_of(as_of), text=text)
         deidentifier = FhirDeidentifier(options, cfg)
         recorded = manifest_configuration(chosen, patient_key_file)
@@ -115,7 +117,7 @@ def deid_fhir(
         write_json(summary, result.manifest)
     if result.failed and result.failed > max_failed * max(result.resources, 1):
         console.print(f"[red]{result.failed} of {result.resources} records failed[/red] (see the manifest)")
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILED_RECORDS)
 
 
 def register(app: typer.Typer) -> None:

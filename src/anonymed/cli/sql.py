@@ -13,6 +13,7 @@ from anonymed.cli.common import console, handled_errors, progress_bar, quiet_log
 from anonymed.cli.deid import read_patient_key, run_configuration
 from anonymed.cli.fhir import AsOfOpt, RulesOpt, parse_as_of
 from anonymed.cli.options import PIPELINE, Choices, configured
+from anonymed.cli.scale import EXIT_FAILED_RECORDS
 from anonymed.pipeline import substitution_report
 from anonymed.sql import ColumnMap, RangeResult, Source, SqlJob
 
@@ -93,7 +94,7 @@ def deid_sql(
     if summary is not None:
         write_json(summary, report)
     if failed and len(failed) > max_failed * max(rows, 1):
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILED_RECORDS)
 
 
 def register(app: typer.Typer) -> None:
