@@ -61,7 +61,7 @@ def judge(docs: Sequence[Document], detectors: tuple[str, ...]) -> list[Truth]:
             words = tokenize(doc.text, gold.start, gold.end)
             if words and not fully_covered(mask, words):
                 missed[gold.label.value] = missed.get(gold.label.value, 0) + 1
-        confirmed = sum(any(g.overlaps(s) for g in doc.gold) for s in done.spans)
+        confirmed = sum(any(g.start < s.end and s.start < g.end for g in doc.gold) for s in done.spans)
         truths.append(Truth(index, len(tokenize(doc.text)), flagged, missed, len(done.spans), confirmed))
     return truths
 
