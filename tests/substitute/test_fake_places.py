@@ -109,3 +109,13 @@ def test_street_and_hospital_names_are_words_not_people() -> None:
             for word in re.findall(r"[^\W\d_]{2,}", name):
                 folded = fold(word)
                 assert folded in known or folded in {"st", "lakeside", "riverside"}, word
+
+
+def test_similar_towns_are_computed_once_per_town_and_never_hold_the_town() -> None:
+    places_ = gazetteer()
+    boston = places_.town("Boston", "US")
+    assert boston is not None
+    first = places_.similar(boston)
+    assert places_.similar(boston) is first  # kept: the pool of a country is scanned once per town
+    assert first == places_._similar(boston, 2.0, 12)
+    assert all(t.name != "Boston" and t.country == "US" for t in first) and len(first) >= 12

@@ -13,7 +13,7 @@ import csv
 import gzip
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Final
@@ -48,6 +48,10 @@ class Gazetteer:
     states: dict[str, str]  # lookup key (name or two-letter code, folded) -> name
     state_codes: dict[str, str]  # name -> two-letter code
     countries: dict[str, str]  # lookup key -> name
+    #: ``similar``'s answers, per (town, spread, least)
+    similar_found: dict[tuple[Town, float, int], tuple[Town, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def town(self, text: str, country: str | None = None) -> Town | None:
         """The town of that name, in ``country`` if there is one there, else the most populous one."""
@@ -55,13 +59,24 @@ class Gazetteer:
         return self.by_key_country.get((key, country or "")) or self.by_key.get(key)
 
     def similar(self, town: Town, *, spread: float = 2.0, least: int = 12) -> tuple[Town, ...]:
-        """Towns of the same country whose population is within a factor ``spread`` (at least ``least``)."""
+        """Towns of the same country whose population is within a factor ``spread`` (at least ``least``).
+
+        Computed once per town and kept: a pool holds thousands of towns, and a corpus names few towns often.
+        """
+        found = self.similar_found.get((town, spread, least))
+        if found is None:
+            found = self._similar(town, spread, least)
+            self.similar_found[(town, spread, least)] = found
+        return found
+
+    def _similar(self, town: Town, spread: float, least: int) -> tuple[Town, ...]:
         pool = (
             self.communes
             if town.country == "FR" and town.population < 15_000
             else self.by_country.get(town.country, ())
         )
-        pool = tuple(t for t in pool if place_key(t.name) != place_key(town.name))
+        own = place_key(town.name)
+        pool = tuple(t for t in pool if place_key(t.name) != own)
         close = tuple(t for t in pool if town.population / spread <= t.population <= town.population * spread)
         if len(close) >= least:
             return close
