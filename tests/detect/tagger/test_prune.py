@@ -60,6 +60,11 @@ def test_eponyms_devices_drugs_and_colours_are_no_names(text: str, tagged: dict[
             ["BALTIMORE", "REHAB"],
         ),
         ("SPOKE WITH SMITH AND", {"SMITH": "NAME", "AND": "NAME"}, ["SMITH"]),
+        (  # a contact's label between a name and an e-mail address's local part
+            "Daughter Anne Lowell (email anne.lowell@example.org) visited",
+            {"Anne": "NAME", "Lowell": "NAME", "email": "NAME", "anne": "NAME", "lowell": "NAME"},
+            ["Anne", "Lowell", "anne", "lowell"],
+        ),
     ],
 )
 def test_words_glued_onto_a_span_are_cut_off(text: str, tagged: dict[str, str], kept: list[str]) -> None:

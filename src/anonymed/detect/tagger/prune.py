@@ -63,6 +63,8 @@ NEVER_ALONE: Final = word_set(
     "parkinson parkinsons guillain barre hashimoto raynaud sjogren wernicke korsakoff tourette bipap "
     "cpap flexiseal mepilex duoderm tegaderm kerlix xeroform aquacel vac passy passey muir god"
 )
+#: the labels of a contact detail: at a name's edge not part of it ("Anne Lowell (email anne@...)")
+CONTACT_LABELS: Final = word_set("email e-mail mail phone telephone tel fax cell pager beeper voicemail")
 _TITLES: Final = word_set("dr drs doctor mr mrs ms miss mister prof rabbi father rev reverend")
 #: a dose after a word makes it a drug: "Lasix 40 mg", "Levophed 0.1 mcg", "Haldol 2mg"
 _DOSE: Final = re.compile(
@@ -76,7 +78,7 @@ def prune_names(text: str, tokens: Sequence[TaggerToken], labels: list[str]) -> 
     """Untag (set to ``O``) the name, place and contact tokens that the precision rules above rule out."""
     _break_inner(tokens, labels)
     for first, last in _runs(tokens, labels, "NAME"):
-        keep = _trim(tokens, labels, first, last, ROLE_WORDS | EDGE_WORDS)
+        keep = _trim(tokens, labels, first, last, ROLE_WORDS | EDGE_WORDS | CONTACT_LABELS)
         if keep and _not_a_name(text, tokens, keep[0], keep[-1]):
             _clear(labels, keep)
     for first, last in _runs(tokens, labels, "LOCATION"):
@@ -97,9 +99,13 @@ def _clear(labels: list[str], indexes: Sequence[int]) -> None:
 
 
 def _break_inner(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
-    """Untag the joining words inside a name or place run ("GH from Harbor", "Smith and Jones")."""
+    """Untag the joining words inside a name or place run ("GH from Harbor", "Smith and Jones"), and the
+    label of a contact inside a name run."""
     for i in range(1, len(tokens) - 1):
-        if labels[i] in ("NAME", "LOCATION") and fold(tokens[i].text) in INNER_BREAKS:
+        key = fold(tokens[i].text)
+        if (labels[i] in ("NAME", "LOCATION") and key in INNER_BREAKS) or (
+            labels[i] == "NAME" and key in CONTACT_LABELS
+        ):
             labels[i] = OUTSIDE
 
 
