@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/review_coverage.py [--detectors patterns] [--detectors patterns,lexicons]
        [--sizes 50,100,200,400] [--repeats 200] [--seed 0] [--df satterthwaite|design]
-       [--variance linearization|jackknife] [--json out.json]
+       [--variance linearization|jackknife] [--skew none|johnson|hall] [--json out.json]
        [DATA]
 
 DATA is a PhysioNet deid folder with gold (default: the development notes shipped in the package). The
@@ -30,7 +30,7 @@ from anonymed.document import Document
 from anonymed.evaluate.tokens import coverage, fully_covered, tokenize
 from anonymed.io.registry import open_reader
 from anonymed.randomness import check_random_state
-from anonymed.review.estimate import DF_RULES, VARIANCE_RULES, Interval, Unit, ratio_interval
+from anonymed.review.estimate import DF_RULES, SKEW_RULES, VARIANCE_RULES, Interval, Unit, ratio_interval
 from anonymed.review.sample import FlaggingDetection, SampleOptions
 from anonymed.review.sampling import Frame, band_of, draw_sample, length_bands, stratum_name
 
@@ -106,6 +106,7 @@ def simulate(
     seed: int,
     df_rule: str = "satterthwaite",
     variance_rule: str = "linearization",
+    skew_rule: str = "none",
 ) -> dict[str, dict[str, float]]:
     """Coverage and mean width of each figure's interval over ``repeats`` samples of ``n`` notes."""
     frame = frames(truths, design)
@@ -121,7 +122,7 @@ def simulate(
             draw = draw_sample(frame, n, oversample, check_random_state(sample_seed(seed, n, rep)))
             units = [Unit(f.stratum, *measure(by_index[f.index])) for f in draw.order]
             interval: Interval = ratio_interval(
-                units, draw.population, df_rule=df_rule, variance_rule=variance_rule
+                units, draw.population, df_rule=df_rule, variance_rule=variance_rule, skew_rule=skew_rule
             )
             if interval.lower is None or interval.upper is None:
                 continue
@@ -157,6 +158,9 @@ def main() -> None:
     parser.add_argument(
         "--variance", default="linearization", choices=VARIANCE_RULES, help="variance of the ratio (compare)"
     )
+    parser.add_argument(
+        "--skew", default="none", choices=SKEW_RULES, help="skewness correction of the interval (compare)"
+    )
     parser.add_argument("--json", type=Path, help="write every figure here")
     args = parser.parse_args()
     docs = [d for d in open_reader(args.data, "physionet-deid") if isinstance(d, Document)]
@@ -168,6 +172,7 @@ def main() -> None:
         "seed": args.seed,
         "df": args.df,
         "variance": args.variance,
+        "skew": args.skew,
         "runs": runs,
     }
     for config in args.detectors or ["patterns"]:
@@ -184,7 +189,8 @@ def main() -> None:
             print("upper bound holds (mean width)")
             print(f"{'figure':32} {'truth':>10} " + " ".join(f"{'n=' + str(n):>24}" for n in sizes))
             table = {
-                n: simulate(truths, design, n, args.repeats, args.seed, args.df, args.variance) for n in sizes
+                n: simulate(truths, design, n, args.repeats, args.seed, args.df, args.variance, args.skew)
+                for n in sizes
             }
             for name in table[sizes[0]]:
                 scale = 1000 if "per token" in name else 1
