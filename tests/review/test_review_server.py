@@ -34,6 +34,7 @@ def test_the_page_and_its_assets_are_served_with_security_headers(client: TestCl
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert page.headers["x-frame-options"] == "DENY" and page.headers["cache-control"] == "no-store"
     assert client.get("/static/review.js").status_code == 200
+    assert client.get("/service-static/page.js").status_code == 200  # helpers shared with the service
     assert client.get("/static/review.css").status_code == 200
     assert client.get("/service-static/style.css").status_code == 200  # the service page's look, reused
 

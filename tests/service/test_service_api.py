@@ -237,10 +237,11 @@ def test_the_page_and_its_assets_are_served_without_external_resources(client: T
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    for path in ("/", "/static/app.js", "/static/style.css"):
+    for path in ("/", "/static/page.js", "/static/app.js", "/static/style.css"):
         text = client.get(path).text
         assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text, re.I), path
-    assert "innerHTML" not in client.get("/static/app.js").text
+    for script in ("/static/page.js", "/static/app.js"):
+        assert client.get(script).status_code == 200 and "innerHTML" not in client.get(script).text
 
 
 def test_request_ids_are_echoed_when_well_formed_and_replaced_otherwise(client: TestClient) -> None:

@@ -7,7 +7,7 @@ Every reader and writer of dates uses these tables: ``parse_temporal`` and its r
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
@@ -131,14 +131,18 @@ _NUMBER_INDEX: Final = {
 }
 
 
-def name_of(word: str, lang: str) -> Name | None:
-    """The month or weekday ``word`` names, in the document's language first ("mar": mardi in French)."""
+def _names_of(word: str, lang: str) -> Iterator[Name]:
+    """The months and weekdays ``word`` names, in ``lang`` first, then in the other languages."""
     key = fold(word)
     for candidate in (lang, *(other for other in _NAMES if other != lang)):
         found = _NAMES.get(candidate, {}).get(key)
         if found is not None:
-            return found
-    return None
+            yield found
+
+
+def name_of(word: str, lang: str) -> Name | None:
+    """The month or weekday ``word`` names, in the document's language first ("mar": mardi in French)."""
+    return next(_names_of(word, lang), None)
 
 
 def month_of(word: str, lang: str) -> Name | None:
@@ -149,12 +153,7 @@ def month_of(word: str, lang: str) -> Name | None:
 
 def month_in_any(word: str, lang: str) -> Name | None:
     """The month ``word`` names in ``lang`` or, failing that, in another language ("mar": March)."""
-    key = fold(word)
-    for candidate in (lang, *(other for other in _NAMES if other != lang)):
-        found = _NAMES.get(candidate, {}).get(key)
-        if found is not None and found.kind == "month":
-            return found
-    return None
+    return next((found for found in _names_of(word, lang) if found.kind == "month"), None)
 
 
 def weekday_of(word: str, lang: str) -> Name | None:

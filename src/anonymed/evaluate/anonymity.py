@@ -33,6 +33,7 @@ from rapidfuzz.distance import Levenshtein
 
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
+from anonymed.evaluate.scores import rounded
 from anonymed.evaluate.tokens import TOKEN_RE
 
 _SPACES = re.compile(r"\s+")
@@ -95,7 +96,7 @@ class Scores:
     def to_json(self) -> dict[str, Any]:
         """Rounded scores (null when undefined) and counts."""
         names = ("smr", "alid", "lr", "lrdi", "lrqi")
-        data: dict[str, Any] = {n: None if (v := getattr(self, n)) is None else round(v, 4) for n in names}
+        data: dict[str, Any] = {n: rounded(getattr(self, n)) for n in names}
         return {**data, "counts": dict(self.counts)}
 
 

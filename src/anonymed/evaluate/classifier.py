@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from anonymed.errors import ConfigError, OutputError, ResourceError
 from anonymed.evaluate.mtsamples import TaskParams, labelled, load_task
+from anonymed.evaluate.scores import rounded
 
 DEFAULT_CLASSIFIER = Path(__file__).resolve().parents[1] / "resources" / "classifier"
 #: words of two letters or more (numbers and punctuation are not features)
@@ -206,7 +207,7 @@ def train_on_mtsamples(
         "corpus": "shipped MTSamples" if corpus is None else Path(corpus).name,
         "test_size": len(test),
         "test_macro_f1": round(macro_f1(truth, predicted), 4) if test else None,
-        "test_accuracy": None if accuracy is None else round(accuracy, 4),
+        "test_accuracy": rounded(accuracy),
         "sklearn": _sklearn_version(),
     }
     return SpecialtyClassifier(

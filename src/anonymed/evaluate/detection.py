@@ -21,6 +21,7 @@ from typing import Any
 
 from anonymed.document import Document, Span
 from anonymed.errors import SpanError
+from anonymed.evaluate.scores import rounded
 from anonymed.evaluate.tokens import TokenIndex, coverage, fully_covered, tokenize
 from anonymed.labels import Label
 
@@ -30,10 +31,6 @@ KeyFn = Callable[[Span], str]
 
 def _ratio(numerator: int, denominator: int) -> float | None:
     return None if denominator == 0 else numerator / denominator
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +88,9 @@ class TokenCounts:
             "fn": self.fn,
             "tp_predicted": self.correct,
             "support": self.support,
-            "precision": _rounded(self.precision),
-            "recall": _rounded(self.recall),
-            "f1": _rounded(self.f1),
+            "precision": rounded(self.precision),
+            "recall": rounded(self.recall),
+            "f1": rounded(self.f1),
         }
 
 
@@ -111,7 +108,7 @@ class EntityCounts:
 
     def to_json(self) -> dict[str, Any]:
         """Counts and recall."""
-        return {"found": self.found, "total": self.total, "recall": _rounded(self.recall)}
+        return {"found": self.found, "total": self.total, "recall": rounded(self.recall)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,12 @@ def _grouped_bars(ax: Any, groups: Sequence[str], series: dict[str, list[float]]
     ax.set_xticks(range(len(groups)), groups)
 
 
+def _save(fig: Any, plt: Any, path: Path) -> None:
+    """Lay out, write (110 dpi) and close one figure."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
 def metrics_by_method(data: dict[str, Any], plt: Any, path: Path) -> str | None:
     """Anonymity and retention metrics by method (Figure 1 of Alves et al.)."""
     anonymity = data.get("anonymity", {}).get("methods", {})
@@ -48,9 +54,7 @@ def metrics_by_method(data: dict[str, Any], plt: Any, path: Path) -> str | None:
     ax.set_ylabel("score (higher is better)")
     ax.set_title("Anonymity and information retention by method")
     ax.legend(fontsize=8, ncol=min(len(series), 5), loc="upper center", bbox_to_anchor=(0.5, -0.08))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, plt, path)
     return "Anonymity (annotated corpus, averaged over notes) and retention (MTSamples test split) by method."
 
 
@@ -72,9 +76,7 @@ def f1_by_degree(data: dict[str, Any], plt: Any, path: Path) -> str | None:
     ax.set_ylabel("change of macro-F1 (points)")
     ax.set_title("MTSamples specialty classification after word substitution")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, plt, path)
     return "Absolute change of macro-F1 (points) by degree of obfuscation N, per classifier."
 
 
@@ -107,9 +109,7 @@ def privacy_utility(data: dict[str, Any], plt: Any, path: Path) -> str | None:
         )
         ax.grid(alpha=0.3)
     fig.suptitle("Privacy-utility plane (one point per method)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, plt, path)
     return "Each method as a point: LR on the annotated corpus against utility on MTSamples."
 
 
@@ -136,9 +136,7 @@ def intrinsic(data: dict[str, Any], plt: Any, path: Path) -> str | None:
     )
     ax.tick_params(axis="x", labelsize=8)
     ax.legend(fontsize=8, ncol=3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, plt, path)
     return "Pearson correlation of embedding cosine similarity with human scores, per benchmark."
 
 

@@ -23,6 +23,7 @@ import numpy.typing as npt
 from anonymed.embeddings.gensim_train import train_vectors
 from anonymed.embeddings.tokenize import words
 from anonymed.errors import ConfigError, ResourceError
+from anonymed.evaluate.scores import rounded
 
 WORDSIM = Path(__file__).resolve().parents[1] / "resources" / "wordsim"
 BENCHMARKS = (
@@ -193,15 +194,11 @@ class Summary:
 
     def to_json(self) -> dict[str, Any]:
         """Rounded mean, bounds and values."""
-
-        def r(x: float | None) -> float | None:
-            return None if x is None else round(x, 4)
-
         return {
-            "mean": r(self.mean),
-            "low": r(self.low),
-            "high": r(self.high),
-            "values": [r(v) for v in self.values],
+            "mean": rounded(self.mean),
+            "low": rounded(self.low),
+            "high": rounded(self.high),
+            "values": [rounded(v) for v in self.values],
         }
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from anonymed.errors import ConfigError
+from anonymed.evaluate.scores import rounded
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -87,10 +88,6 @@ class RetentionReport:
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON."""
-
-        def rounded(value: float | None) -> float | None:
-            return None if value is None else round(value, 4)
-
         return {
             "jsc": rounded(self.jsc),
             "nsdcg": rounded(self.nsdcg),

@@ -17,7 +17,7 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path, PurePosixPath
-from typing import TextIO
+from typing import IO, Any, TextIO
 
 from anonymed.document import Document
 from anonymed.errors import OutputError
@@ -115,6 +115,45 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def temporary_sibling(target: Path) -> tuple[int, Path]:
+    """A new file next to ``target`` (descriptor and path), named as ``remove_stale_temporaries`` finds it."""
+    try:
+        fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise output_error(target, exc) from None
+    return fd, Path(name)
+
+
+def replace_durably(
+    stream: IO[Any], tmp: Path, target: Path, abort: Callable[[], None], *, mode: int | None = None
+) -> None:
+    """Flush, fsync and close ``stream`` (the file at ``tmp``), rename it over ``target``, fsync the folder.
+
+    ``mode``: permissions set first. On failure ``abort()`` runs and an ``OutputError`` naming ``target``
+    is raised.
+    """
+    try:
+        stream.flush()
+        if mode is not None:
+            os.fchmod(stream.fileno(), mode)
+        os.fsync(stream.fileno())
+        stream.close()
+        os.replace(tmp, target)
+    except OSError as exc:
+        abort()
+        raise output_error(target, exc) from None
+    fsync_dir(target.parent)
+
+
+def discard_temporary(stream: IO[Any] | None, tmp: Path | None) -> None:
+    """Close ``stream`` (errors ignored) and remove the temporary file ``tmp``, where there are any."""
+    if stream is not None:
+        with contextlib.suppress(OSError):
+            stream.close()
+    if tmp is not None:
+        tmp.unlink(missing_ok=True)
+
+
 class AtomicFile:
     """One output file, written to a temporary sibling (opened on first use) and renamed over the target."""
 
@@ -129,12 +168,9 @@ class AtomicFile:
         if self._stream is None:
             try:
                 self.target.parent.mkdir(parents=True, exist_ok=True)
-                fd, name = tempfile.mkstemp(
-                    dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".tmp"
-                )
             except OSError as exc:
                 raise output_error(self.target, exc) from None
-            self._tmp = Path(name)
+            fd, self._tmp = temporary_sibling(self.target)
             self._stream = open(fd, "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed in commit/abort)
         return self._stream
 
@@ -142,16 +178,7 @@ class AtomicFile:
         """Flush, fsync and rename the temporary file over the target (empty if nothing was written)."""
         stream = self.stream
         assert self._tmp is not None
-        try:
-            stream.flush()
-            os.fchmod(stream.fileno(), output_mode())
-            os.fsync(stream.fileno())
-            stream.close()
-            os.replace(self._tmp, self.target)
-        except OSError as exc:
-            self.abort()
-            raise output_error(self.target, exc) from None
-        fsync_dir(self.target.parent)
+        replace_durably(stream, self._tmp, self.target, self.abort, mode=output_mode())
 
     def rewrite(self, transform: Callable[[TextIO, TextIO], None]) -> None:
         """Pass what was written so far through ``transform(old, new)`` into a new temporary file."""
@@ -170,11 +197,7 @@ class AtomicFile:
 
     def abort(self) -> None:
         """Close and remove the temporary file; the target is left as it was."""
-        if self._stream is not None:
-            with contextlib.suppress(OSError):
-                self._stream.close()
-        if self._tmp is not None:
-            self._tmp.unlink(missing_ok=True)
+        discard_temporary(self._stream, self._tmp)
 
 
 class AtomicDir:

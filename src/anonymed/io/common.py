@@ -14,6 +14,7 @@ from anonymed.document import LONE_SURROGATE
 from anonymed.errors import ConfigError, InputFileError
 from anonymed.io.base import Reader, ReadFailure, Record
 from anonymed.io.shards import Shard, byte_range
+from anonymed.labels import LabelPair
 
 #: record fields copied into ``Document.metadata`` when present (and not empty)
 METADATA_FIELDS = ("patient_id", "lang", "reference_date")
@@ -86,6 +87,23 @@ def json_type(value: Any) -> str:
         return "string"
     return "array" if isinstance(value, list) else "object"
 
+
+
+def gold_entity(
+    item: Any, what: str, keys: tuple[str, str, str], labels: Mapping[str, LabelPair]
+) -> tuple[int, int, str, LabelPair]:
+    """Start, end, name and mapped label of one gold entity ``item`` (a JSON object with ``keys``).
+
+    ``what`` names the item in reasons ("entity", "span"); reasons give types, keys and offsets, never text.
+    """
+    if not isinstance(item, dict):
+        raise RecordProblem(f"{what} is a JSON {json_type(item)}, not an object")
+    start, end, name = (item.get(key) for key in keys)
+    if not (isinstance(start, int) and isinstance(end, int) and isinstance(name, str)):
+        raise RecordProblem(f"{what} needs integer {keys[0]} and {keys[1]} and a string {keys[2]}")
+    if name not in labels:
+        raise RecordProblem(f"unknown gold {keys[2].replace('_', ' ')} {name!r} at offsets {start}-{end}")
+    return start, end, name, labels[name]
 
 def parse_json(line: str) -> Any:
     """Parse one JSON value; a syntax error becomes a ``RecordProblem`` with its position only."""

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from anonymed.document import Span
-from anonymed.io.common import RecordProblem, json_type
+from anonymed.io.common import RecordProblem, gold_entity, json_type
 from anonymed.io.jsonl import JsonlReader, JsonlWriter
 from anonymed.labels import EDS_PSEUDO_LABELS
 
@@ -40,14 +40,8 @@ class EdsPseudoReader(JsonlReader):
 
 
 def _span(entity: Any, text: str) -> Span:
-    if not isinstance(entity, dict):
-        raise RecordProblem(f"entity is a JSON {json_type(entity)}, not an object")
-    start, end, name = entity.get("start"), entity.get("end"), entity.get("label")
-    if not (isinstance(start, int) and isinstance(end, int) and isinstance(name, str)):
-        raise RecordProblem("entity needs integer start and end and a string label")
-    if name not in EDS_PSEUDO_LABELS:
-        raise RecordProblem(f"unknown gold label {name!r} at offsets {start}-{end}")
-    label, subtype = EDS_PSEUDO_LABELS[name]
+    keys = ("start", "end", "label")
+    start, end, _, (label, subtype) = gold_entity(entity, "entity", keys, EDS_PSEUDO_LABELS)
     while start < end <= len(text) and text[start].isspace():
         start += 1
     while start < end <= len(text) and text[end - 1].isspace():

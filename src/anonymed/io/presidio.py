@@ -20,6 +20,7 @@ from anonymed.io.common import (
     check_unicode,
     dumps,
     failure,
+    gold_entity,
     json_type,
     open_input,
     pick_metadata,
@@ -93,16 +94,10 @@ class PresidioReader(Reader):
 
 
 def _span(span: Any, text: str) -> Span:
-    if not isinstance(span, dict):
-        raise RecordProblem(f"span is a JSON {json_type(span)}, not an object")
-    start, end, name = span.get("start_position"), span.get("end_position"), span.get("entity_type")
-    if not (isinstance(start, int) and isinstance(end, int) and isinstance(name, str)):
-        raise RecordProblem("span needs integer start_position and end_position and a string entity_type")
-    if name not in PRESIDIO_LABELS:
-        raise RecordProblem(f"unknown gold entity type {name!r} at offsets {start}-{end}")
+    keys = ("start_position", "end_position", "entity_type")
+    start, end, name, (label, subtype) = gold_entity(span, "span", keys, PRESIDIO_LABELS)
     if text[start:end] != span.get("entity_value"):
         raise RecordProblem(f"gold span {start}-{end} ({name}) does not match the text")
-    label, subtype = PRESIDIO_LABELS[name]
     return Span.of(text, start, end, label, subtype=subtype)
 
 

@@ -9,12 +9,9 @@ unpickler accepts anonymed's own types and plain values, nothing else) and are r
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
-import os
 import pickle
-import tempfile
 from collections.abc import Iterator, Mapping
 from enum import Enum
 from pathlib import Path
@@ -23,7 +20,7 @@ from typing import IO, Any
 
 from anonymed.document import Document
 from anonymed.errors import OutputError
-from anonymed.io.atomic import fsync_dir, output_error
+from anonymed.io.atomic import discard_temporary, output_error, replace_durably, temporary_sibling
 from anonymed.io.base import ReadFailure, Record, Writer
 
 #: modules whose classes a shard file may name (besides anonymed's own), and the plain builtins
@@ -95,11 +92,7 @@ class ShardFileWriter(Writer):
 
     def _stream(self) -> IO[bytes]:
         if self._handle is None:
-            try:
-                fd, name = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
-            except OSError as exc:
-                raise output_error(self.path, exc) from None
-            self._tmp = Path(name)
+            fd, self._tmp = temporary_sibling(self.path)
             self._handle = open(fd, "wb")  # noqa: SIM115 (closed in commit/abort)
         return self._handle
 
@@ -124,23 +117,11 @@ class ShardFileWriter(Writer):
         """Flush, fsync and rename the temporary file into place (an empty shard gives an empty file)."""
         handle = self._stream()
         assert self._tmp is not None
-        try:
-            handle.flush()
-            os.fsync(handle.fileno())
-            handle.close()
-            os.replace(self._tmp, self.path)
-        except OSError as exc:
-            self.abort()
-            raise output_error(self.path, exc) from None
-        fsync_dir(self.path.parent)
+        replace_durably(handle, self._tmp, self.path, self.abort)
 
     def abort(self) -> None:
         """Close and remove the temporary file."""
-        if self._handle is not None:
-            with contextlib.suppress(OSError):
-                self._handle.close()
-        if self._tmp is not None:
-            self._tmp.unlink(missing_ok=True)
+        discard_temporary(self._handle, self._tmp)
 
 
 def file_digest(path: Path) -> tuple[int, str]:

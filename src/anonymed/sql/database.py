@@ -103,17 +103,21 @@ class AdbcDatabase(Database):
         finally:
             cursor.close()
 
-    def page(self, source: Source, columns: tuple[str, ...], key: str, after: Any, upper: Any, limit: int
-             ) -> list[dict[str, Any]]:  # fmt: skip
+    def _key_range(self, key: str, lower: Any, upper: Any) -> tuple[str, list[Any]]:
+        """`` WHERE key > lower AND key <= upper`` (a bound only when given; none: "") and its parameters."""
         params: list[Any] = []
         where = []
-        for op, value in ((">", after), ("<=", upper)):
+        for op, value in ((">", lower), ("<=", upper)):
             if value is not None:
                 params.append(value)
                 where.append(f"{quote_ansi(key)} {op} {self._ph(len(params))}")
+        return (f" WHERE {' AND '.join(where)}" if where else ""), params
+
+    def page(self, source: Source, columns: tuple[str, ...], key: str, after: Any, upper: Any, limit: int
+             ) -> list[dict[str, Any]]:  # fmt: skip
+        clause, params = self._key_range(key, after, upper)
         params.append(limit)
         cols = ", ".join(quote_ansi(c) for c in columns)
-        clause = f" WHERE {' AND '.join(where)}" if where else ""
         order = f" ORDER BY {quote_ansi(key)} LIMIT {self._ph(len(params))}"
         sql = f"SELECT {cols} FROM {self._from(source)}{clause}{order}"
         return self._rows(sql, params)
@@ -135,13 +139,7 @@ class AdbcDatabase(Database):
         return bool(rows[0]["found"])
 
     def max_key(self, table: str, key: str, lower: Any = None, upper: Any = None) -> Any:
-        params: list[Any] = []
-        where = []
-        for op, value in ((">", lower), ("<=", upper)):
-            if value is not None:
-                params.append(value)
-                where.append(f"{quote_ansi(key)} {op} {self._ph(len(params))}")
-        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        clause, params = self._key_range(key, lower, upper)
         return self._rows(f"SELECT max({quote_ansi(key)}) AS k FROM {quote_ansi(table)}{clause}", params)[0][
             "k"
         ]
@@ -188,16 +186,20 @@ class AlchemyDatabase(Database):
         except self.sa.exc.SQLAlchemyError as exc:
             raise InputError("sql", f"query failed ({type(exc).__name__})") from None
 
+    def _in_range(self, statement: Any, column: Any, lower: Any, upper: Any) -> Any:
+        """``statement`` where ``lower < column <= upper`` (a bound only when given)."""
+        if lower is not None:
+            statement = statement.where(column > self.sa.bindparam("lower", lower))
+        if upper is not None:
+            statement = statement.where(column <= self.sa.bindparam("upper", upper))
+        return statement
+
     def page(self, source: Source, columns: tuple[str, ...], key: str, after: Any, upper: Any, limit: int
              ) -> list[dict[str, Any]]:  # fmt: skip
         sa = self.sa
         src = self._from(source, tuple(dict.fromkeys((*columns, key))))
         statement = sa.select(*(src.c[c] for c in columns)).order_by(src.c[key]).limit(limit)
-        if after is not None:
-            statement = statement.where(src.c[key] > sa.bindparam("after", after))
-        if upper is not None:
-            statement = statement.where(src.c[key] <= sa.bindparam("upper", upper))
-        return self._rows(statement)
+        return self._rows(self._in_range(statement, src.c[key], after, upper))
 
     def count(self, source: Source) -> int:
         src = self._from(source, ())
@@ -215,11 +217,7 @@ class AlchemyDatabase(Database):
     def max_key(self, table: str, key: str, lower: Any = None, upper: Any = None) -> Any:
         src = self._from(Source(table=table), (key,))
         statement = self.sa.select(self.sa.func.max(src.c[key]).label("k"))
-        if lower is not None:
-            statement = statement.where(src.c[key] > self.sa.bindparam("lower", lower))
-        if upper is not None:
-            statement = statement.where(src.c[key] <= self.sa.bindparam("upper", upper))
-        return self._rows(statement)[0]["k"]
+        return self._rows(self._in_range(statement, src.c[key], lower, upper))[0]["k"]
 
     def write(self, table: str, data: Any, *, create: bool) -> None:
         sa = self.sa

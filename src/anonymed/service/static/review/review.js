@@ -3,43 +3,9 @@
 "use strict";
 
 (function () {
-  const $ = (id) => document.getElementById(id);
+  const { $, el, headers, showMessage, errorText } = window.anonymedPage;
   const REVIEWER = /^[A-Za-z0-9._-]{1,64}$/;
   const state = { info: null, reviewer: null, position: 0, note: null, chars: [], items: [], focus: -1, done: [] };
-
-  function el(tag, props, children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (key === "text") node.textContent = value;
-      else if (key === "className") node.className = value;
-      else node.setAttribute(key, value);
-    }
-    for (const child of children || []) node.append(child);
-    return node;
-  }
-
-  function showMessage(text, kind) {
-    const box = $("message");
-    box.textContent = text;
-    box.className = kind || "";
-    box.hidden = !text;
-  }
-
-  function headers() {
-    const h = { "Content-Type": "application/json" };
-    const key = $("apikey").value.trim();
-    if (key) h["X-API-Key"] = key;
-    return h;
-  }
-
-  async function errorText(response) {
-    try {
-      const body = await response.json();
-      if (typeof body.detail === "string") return body.detail;
-      if (Array.isArray(body.detail)) return body.detail.map((e) => `${(e.loc || []).join(".")}: ${e.msg}`).join("; ");
-    } catch (_) { /* not JSON */ }
-    return response.statusText || "request failed";
-  }
 
   async function call(path, options) {
     const response = await fetch(path, { ...(options || {}), headers: headers() });
