@@ -47,8 +47,8 @@ _MEASURABLE = frozenset({Label.ID, Label.OTHER, Label.CONTACT, Label.LOCATION, L
 _EMAIL = re.compile(r"[^\s@]+@[^\s@]+\.[^\W\d_]{2,}")
 _IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}", re.I)
 _WORDS = re.compile(r"[^\W\d_]{2,}")
-_AVOID: Final = StateKey[frozenset[str]]("fake:avoid")
-_AVOID_WORDS: Final = StateKey[frozenset[str]]("fake:avoid-words")
+#: the document's original values (normalised, and the words of names) and their identifying words
+_AVOID: Final = StateKey[tuple[frozenset[str], frozenset[str]]]("fake:avoid")
 _DOMAIN = re.compile(r"(?:[a-z]+://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 
 
@@ -127,13 +127,10 @@ class FakeOperator(Operator[FakeParams]):
     def prepare(self, spans: Sequence[Span], context: Context) -> None:
         """Remember every original value of the document and its words: surrogates avoid them all.
 
-        All of the document's spans count, not only this operator's: each label may have its own operator.
+        All of the document's spans count, not only this operator's: each label may have its own operator,
+        and the first one to prepare computes the lists for all of them.
         """
-        every = (*context.document.spans, *spans)
-        avoid = {normalise_value(s.text) for s in every}
-        avoid.update(w.casefold() for s in every if s.label is Label.NAME for w in _WORDS.findall(s.text))
-        context.state.set(_AVOID, frozenset(avoid))
-        context.state.set(_AVOID_WORDS, frozenset(w for s in every for w in identifying_words(s.text)))
+        context.state.computed(_AVOID, lambda: _avoided(context.document.spans))
 
     def operate(self, span: Span, context: Context) -> str:
         """A surrogate in the span's shape that differs from its text (see ``shape.acceptable``).
@@ -252,10 +249,16 @@ class FakeOperator(Operator[FakeParams]):
         return places.town(text, lang, rng).name
 
 
+def _avoided(spans: Sequence[Span]) -> tuple[frozenset[str], frozenset[str]]:
+    """The values to avoid (normalised, and every word of a name) and the identifying words of all."""
+    avoid = {normalise_value(s.text) for s in spans}
+    avoid.update(w.casefold() for s in spans if s.label is Label.NAME for w in _WORDS.findall(s.text))
+    return frozenset(avoid), frozenset(w for s in spans for w in identifying_words(s.text))
+
+
 def _usable(candidate: str, original: str, context: Context) -> bool:
     """Acceptable (``shape.acceptable``), no leak (``invariant``), and no value or word of the document."""
-    avoid = context.state.get(_AVOID) or frozenset()
-    words = context.state.get(_AVOID_WORDS) or frozenset()
+    avoid, words = context.state.get(_AVOID) or (frozenset(), frozenset())
     return (
         acceptable(candidate, original)
         and normalise_value(candidate) not in avoid
