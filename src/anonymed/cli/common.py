@@ -34,6 +34,9 @@ from anonymed.io.base import ReadFailure
 from anonymed.runner.local import RunSummary
 from anonymed.substitute.summary import OUTCOMES
 
+#: the exit code of a run whose failed records pass its limit (every corpus command, deid-fhir, deid-sql)
+EXIT_FAILED_RECORDS = 3
+
 console = Console(stderr=True)
 out = Console()
 #: ``update(stage, done, total)``: the progress callback of multi-stage work (training, building, attacks)

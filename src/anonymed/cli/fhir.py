@@ -9,10 +9,16 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
+from anonymed.cli.common import (
+    EXIT_FAILED_RECORDS,
+    console,
+    handled_errors,
+    progress_bar,
+    quiet_logging,
+    write_json,
+)
 from anonymed.cli.deid import read_patient_key, run_configuration, seed_note
 from anonymed.cli.options import PIPELINE, Choices, configured
-from anonymed.cli.scale import EXIT_FAILED_RECORDS
 from anonymed.errors import ConfigError
 from anonymed.fhir import MANIFEST, FhirDeidentifier, FhirOptions, shipped_profiles
 from anonymed.methods.configure import Configured

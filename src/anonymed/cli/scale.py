@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from anonymed.cli.common import console, print_summary, progress_bar, write_json
+from anonymed.cli.common import EXIT_FAILED_RECORDS, console, print_summary, progress_bar, write_json
 from anonymed.io.atomic import output_permissions
 from anonymed.io.base import Reader, Writer
 from anonymed.io.registry import open_writer
@@ -19,7 +19,6 @@ from anonymed.runner.failures import DEFAULT_MAX_FAILURES, FailureLimit
 from anonymed.runner.shards import ReaderSpec
 
 #: the exit code of a run that wrote its output but in which too many records failed (``--max-failures``)
-EXIT_FAILED_RECORDS = 3
 
 WorkersOpt = Annotated[
     int | None,

@@ -9,11 +9,17 @@ from typing import Annotated, Any
 
 import typer
 
-from anonymed.cli.common import console, handled_errors, progress_bar, quiet_logging, write_json
+from anonymed.cli.common import (
+    EXIT_FAILED_RECORDS,
+    console,
+    handled_errors,
+    progress_bar,
+    quiet_logging,
+    write_json,
+)
 from anonymed.cli.deid import read_patient_key, run_configuration
 from anonymed.cli.fhir import AsOfOpt, RulesOpt, parse_as_of
 from anonymed.cli.options import PIPELINE, Choices, configured
-from anonymed.cli.scale import EXIT_FAILED_RECORDS
 from anonymed.pipeline import substitution_report
 from anonymed.sql import ColumnMap, RangeResult, Source, SqlJob
 
