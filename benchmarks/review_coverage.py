@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/review_coverage.py [--detectors patterns] [--detectors patterns,lexicons]
        [--sizes 50,100,200,400] [--repeats 200] [--seed 0] [--df satterthwaite|design]
-       [--variance linearization|jackknife] [--skew none|johnson|hall] [--json out.json]
+       [--variance linearization|jackknife] [--skew matched|none|johnson|hall] [--json out.json]
        [DATA]
 
 DATA is a PhysioNet deid folder with gold (default: the development notes shipped in the package). The
@@ -13,7 +13,8 @@ each sample size and design, ``--repeats`` samples are drawn with anonymed's own
 (``review.sampling.draw_sample``) and estimated with the report's own estimator
 (``review.estimate.ratio_interval``); the benchmark prints how often the 95% interval covers the truth
 and its mean width. Designs: ``srs`` (one stratum, no over-sampling) and ``stratified`` (three length
-bands crossed with the flag, flagged notes over-sampled 3 times: the defaults of ``review sample``).
+bands crossed with the flag (at least 3 detected spans, a low-confidence span or detectors that disagree),
+flagged notes over-sampled 3 times: the defaults of ``review sample``).
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ class Truth:
 
 def judge(docs: Sequence[Document], detectors: tuple[str, ...]) -> list[Truth]:
     """Run detection once over every note and let the gold judge it."""
-    detection = FlaggingDetection(PipelineConfig(detectors=detectors), DEFAULTS.low_confidence)
+    detection = FlaggingDetection(
+        PipelineConfig(detectors=detectors), DEFAULTS.low_confidence, DEFAULTS.many_spans
+    )
     truths = []
     for index, doc in enumerate(docs):
         done, flagged = detection(doc)
@@ -106,7 +109,7 @@ def simulate(
     seed: int,
     df_rule: str = "satterthwaite",
     variance_rule: str = "linearization",
-    skew_rule: str = "none",
+    skew_rule: str = "matched",
 ) -> dict[str, dict[str, float]]:
     """Coverage and mean width of each figure's interval over ``repeats`` samples of ``n`` notes."""
     frame = frames(truths, design)
@@ -159,7 +162,7 @@ def main() -> None:
         "--variance", default="linearization", choices=VARIANCE_RULES, help="variance of the ratio (compare)"
     )
     parser.add_argument(
-        "--skew", default="none", choices=SKEW_RULES, help="skewness correction of the interval (compare)"
+        "--skew", default="matched", choices=SKEW_RULES, help="skewness correction of the interval (compare)"
     )
     parser.add_argument("--json", type=Path, help="write every figure here")
     args = parser.parse_args()

@@ -78,6 +78,19 @@ def test_flagging_sees_low_scores_and_detectors_that_disagree() -> None:
     assert not detection.flagged([one], [one, Span.of(text, 5, 10, "LOCATION", source="b")])
 
 
+def test_flagging_sees_notes_with_many_detected_spans() -> None:
+    from anonymed.document import Span
+
+    text = "Paris Lyon Nice"
+    spans = [Span.of(text, a, b, "LOCATION", source="a") for a, b in ((0, 5), (6, 10), (11, 15))]
+    assert FlaggingDetection(PATTERNS, low_confidence=0.5, many_spans=3).flagged(spans, spans)
+    assert not FlaggingDetection(PATTERNS, low_confidence=0.5, many_spans=4).flagged(spans, spans)
+    assert not FlaggingDetection(PATTERNS, low_confidence=0.5, many_spans=0).flagged(spans, spans)  # off
+    assert not FlaggingDetection(PATTERNS, low_confidence=0.5, many_spans=1).flagged([], [])
+    with pytest.raises(ConfigError, match="many-spans"):
+        SampleOptions(many_spans=-1)
+
+
 def test_flagging_detection_finds_what_the_pipeline_finds_with_several_detectors() -> None:
     """Every detector runs (the note view caches spans per detector: wrappers must not share a key)."""
     from anonymed.config import PipelineConfig

@@ -47,6 +47,9 @@ def sample(
     strata_field: Annotated[
         str | None, typer.Option("--strata-field", help="Stratify by this record field (e.g. a note type).")
     ] = None,
+    many_spans: Annotated[
+        int, typer.Option("--many-spans", help="A note with this many detected spans is flagged (0: off).")
+    ] = 3,
     input_format: FormatOpt = None,
     text_field: TextFieldOpt = None,
     id_field: IdFieldOpt = None,
@@ -61,7 +64,7 @@ def sample(
         cfg = chosen.pipeline()
         seed = chosen.seed
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
-        options = SampleOptions(n, oversample, low_confidence, length_bands, strata_field)
+        options = SampleOptions(n, oversample, low_confidence, length_bands, strata_field, many_spans)
         manifest = build_review(
             spec.open(), cfg, options, output, check_random_state(seed), command=["anonymed", *sys.argv[1:]],
             configuration=chosen.effective.only(DETECTION_TABLES).to_json(),

@@ -17,6 +17,10 @@ stratum ``h`` stands for ``w = N_h / n_h`` notes.
   ``df`` is the Satterthwaite degrees of freedom of the variance estimate, from the kurtosis of its
   terms, within ``[1, n - H]``: misses cluster in few notes, and a variance carried by a few notes is
   uncertain (with the design's ``n - H`` alone, coverage fell to 92-94% in the simulation).
+  The effective size is also never above the binomial size with the estimator's own skewness,
+  ``(1 - 2R)^2 / (gamma^2 R (1 - R))`` with ``gamma = k3 / var^1.5`` (``skew_rule="matched"``, the
+  default: moment matching of the third moment, as Satterthwaite matches the second; misses cluster in
+  a few notes, so the estimator is far more right-skewed than a binomial of the variance's size).
   For a simple random sample of notes with 0/1 outcomes (one stratum, equal weights) this is exactly the
   Clopper-Pearson interval on (misses, notes). Coverage is measured by ``benchmarks/review_coverage.py``.
 * ``variance_rule="jackknife"`` replaces the linearised variance by the stratified delete-one jackknife
@@ -42,7 +46,8 @@ METHODS = ("clopper-pearson", "korn-graubard", "census")
 DF_RULES = ("satterthwaite", "design")
 #: variance of the ratio: Taylor linearisation, or the stratified delete-one jackknife
 VARIANCE_RULES = ("linearization", "jackknife")
-#: skewness correction of the interval: none (Korn-Graubard), Johnson's modified t, Hall's transformation
+#: skewness correction of the interval: none (Korn-Graubard), Johnson's modified t, Hall's transformation,
+#: or the effective size capped by the binomial size with the estimator's skewness (default)
 SKEW_RULES = ("none", "johnson", "hall", "matched")
 
 
@@ -288,16 +293,16 @@ def ratio_interval(
     *,
     df_rule: str = "satterthwaite",
     variance_rule: str = "linearization",
-    skew_rule: str = "none",
+    skew_rule: str = "matched",
 ) -> Interval:
     """The weighted ratio ``sum(w y) / sum(w x)`` over reviewed notes, with its design-based interval.
 
     ``population`` gives each stratum's number of notes ``N_h``; weights are ``N_h / n_h`` over the notes
     actually reviewed in the stratum. Without units or elements the estimate is None. ``df_rule``:
     ``"satterthwaite"`` (the default, see the module) or ``"design"`` (Korn and Graubard's ``n - H``,
-    kept to compare them in the coverage benchmark). ``skew_rule``: ``"none"`` (Korn and Graubard),
-    ``"johnson"``, ``"hall"`` (skewness-corrected t intervals) or ``"matched"`` (effective size matched
-    to the skewness), see the module; compared, not default.
+    kept to compare them in the coverage benchmark). ``skew_rule``: ``"matched"`` (the default: the
+    effective size capped by the binomial size with the estimator's skewness), ``"none"`` (Korn and
+    Graubard alone), ``"johnson"`` or ``"hall"`` (skewness-corrected t intervals, compared), see the module.
     """
     if df_rule not in DF_RULES:
         raise ConfigError(f"df_rule must be one of {DF_RULES}, got {df_rule!r}")

@@ -24,7 +24,8 @@ METHOD = (
     "Hajek (weighted ratio) estimates over the finished notes, weights N_h / n_h per stratum; two-sided "
     "intervals: exact Clopper-Pearson for a simple random sample of notes, else Korn-Graubard (Clopper-"
     "Pearson at the effective sample size from the linearised stratified variance, df-adjusted, capped "
-    "at Kish's effective size); coverage measured by simulation in docs/review.md."
+    "at Kish's effective size and at the binomial size with the estimator's skewness); coverage measured "
+    "by simulation in docs/review.md."
 )
 Pick = Callable[[NoteOutcome], Sequence[Item]]
 

@@ -1,9 +1,9 @@
 """``anonymed review sample``: read the input, stratify and flag its notes, draw, detect, write a folder.
 
-The first pass runs the configured detection over every note (to flag low-confidence spans and detectors
-that disagree) and keeps only sizes, strata and flags; the second pass reads the drawn notes again and
-writes them with their detected spans. With ``oversample = 1`` nothing is flagged and the first pass only
-counts tokens (cheap on very large inputs).
+The first pass runs the configured detection over every note (to flag notes with many detected spans,
+low-confidence spans and detectors that disagree) and keeps only sizes, strata and flags; the second
+pass reads the drawn notes again and writes them with their detected spans. With ``oversample = 1``
+nothing is flagged and the first pass only counts tokens (cheap on very large inputs).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ class SampleOptions:
     low_confidence: float = 0.75
     length_bands: int = 3
     strata_field: str | None = None
+    many_spans: int = 3
 
     def __post_init__(self) -> None:
         if self.n < 1:
@@ -60,6 +61,8 @@ class SampleOptions:
             raise ConfigError(f"--low-confidence must be in [0, 1], got {self.low_confidence}")
         if self.length_bands < 1:
             raise ConfigError(f"--length-bands must be at least 1, got {self.length_bands}")
+        if self.many_spans < 0:
+            raise ConfigError(f"--many-spans must be at least 0 (0: off), got {self.many_spans}")
 
 
 class _Recording(Detector[Any]):
@@ -94,9 +97,10 @@ class _Recording(Detector[Any]):
 class FlaggingDetection:
     """The configured pipeline's detection, plus whether a note deserves over-sampling."""
 
-    def __init__(self, config: PipelineConfig, low_confidence: float) -> None:
+    def __init__(self, config: PipelineConfig, low_confidence: float, many_spans: int = 0) -> None:
         self.pipeline = Pipeline(config)
         self.low_confidence = low_confidence
+        self.many_spans = many_spans
         self._raw: list[Span] = []
         self.pipeline.detectors_ = [_Recording(d, self._raw) for d in self.pipeline.detectors_]
 
@@ -107,7 +111,10 @@ class FlaggingDetection:
         return done, self.flagged(done.spans, self._raw)
 
     def flagged(self, merged: Sequence[Span], raw: Sequence[Span]) -> bool:
-        """A span under the confidence threshold, or detectors disagreeing on a span's label or bounds."""
+        """At least ``many_spans`` detected spans (when > 0), a span under the confidence threshold, or
+        detectors disagreeing on a span's label or bounds."""
+        if 0 < self.many_spans <= len(merged):
+            return True
         if any(span.score < self.low_confidence for span in merged):
             return True
         for span in merged:
@@ -171,7 +178,7 @@ def build_review(
     """
     if output.exists() and (not output.is_dir() or any(output.iterdir())):
         raise ConfigError(f"{str(output)!r} exists and is not an empty folder: choose a new review folder")
-    detection = FlaggingDetection(config, options.low_confidence)
+    detection = FlaggingDetection(config, options.low_confidence, options.many_spans)
     seen = _first_pass(reader, detection if options.oversample > 1 else None, options.strata_field)
     frames, bounds = _frames(seen, options)
     draw = draw_sample(frames, options.n, options.oversample, rng)
