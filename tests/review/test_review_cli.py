@@ -85,6 +85,29 @@ def test_sample_report_and_export(tmp_path: Path) -> None:
     assert sum(len(n.gold) for n in notes) == sum(len(n.spans) for n in drawn) + marked
 
 
+def test_export_holds_out_and_report_shows_before_and_after(tmp_path: Path) -> None:
+    from anonymed.detect.tagger.detector import shipped_model_path
+
+    folder = sample(tmp_path, "--many-spans", "2")
+    assert json.loads((folder / "manifest.json").read_text())["design"]["many_spans"] == 2
+    finish_all(folder)
+    out = tmp_path / "learned"
+    result = runner.invoke(
+        app, ["review", "export", str(folder), "-o", str(out), "--holdout", "0.5", "--seed", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 annotated notes" in said(result) and "2 notes held out" in said(result)
+    shipped = str(shipped_model_path("en"))
+    alone = runner.invoke(app, ["review", "report", str(folder), "--before-model", shipped])
+    assert alone.exit_code == 2 and "go together" in said(alone)
+    both = runner.invoke(
+        app, ["review", "report", str(folder), "--before-model", shipped, "--after-model", shipped]
+    )
+    assert both.exit_code == 0, both.output
+    assert "before / after on 4 held-out reviewed notes" in said(both)
+    assert json.loads((folder / "report.json").read_text())["learning"]["held_out_notes"] == 4
+
+
 def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", "report", str(tmp_path)])
     assert result.exit_code == 2 and "not a review folder" in said(result)

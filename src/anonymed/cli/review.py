@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -131,6 +131,16 @@ def report(
     html: Annotated[
         Path | None, typer.Option("--html", help="HTML page to write (default: next to the JSON).")
     ] = None,
+    before_model: Annotated[
+        Path | None,
+        typer.Option("--before-model", help="Tagger model before retraining (with --after-model)."),
+    ] = None,
+    after_model: Annotated[
+        Path | None,
+        typer.Option(
+            "--after-model", help="Tagger retrained on the review's annotations: scored on held-out notes."
+        ),
+    ] = None,
 ) -> None:
     """Estimate residual PHI per 1,000 tokens, notes with a miss and precision, with intervals."""
     from anonymed.review.folder import ReviewFolder
@@ -138,7 +148,10 @@ def report(
     from anonymed.review.report_html import review_html, write_report
 
     with handled_errors():
-        data = build_report(ReviewFolder(folder), target=target, confidence=confidence)
+        if (before_model is None) != (after_model is None):
+            raise ConfigError("--before-model and --after-model go together")
+        models = None if before_model is None or after_model is None else (before_model, after_model)
+        data = build_report(ReviewFolder(folder), target=target, confidence=confidence, models=models)
         json_path = output or folder / "report.json"
         html_path = html or json_path.with_suffix(".html")
         write_report(data, json_path, html_path, review_html(data))
@@ -168,6 +181,9 @@ def print_report(data: dict[str, object]) -> None:
             interval(prec),
         )
     out.print(table)
+    learning = data.get("learning")
+    if isinstance(learning, dict):
+        print_learning(learning)
     target = data["target"]
     assert isinstance(target, dict)
     if target["notes_needed"] is None:
@@ -179,6 +195,29 @@ def print_report(data: dict[str, object]) -> None:
         )
 
 
+def print_learning(learning: dict[str, Any]) -> None:
+    """Before / after recall and precision of a retrained tagger on the held-out reviewed notes."""
+    if not learning["variants"]:
+        out.print(f"before / after: {learning['reason']}")
+        return
+    table = Table(
+        title=f"before / after on {learning['held_out_notes']} held-out reviewed notes "
+        f"({learning['gold_tokens']} PHI tokens)"
+    )
+    for column in ("detectors", "recall before", "recall after", "precision before", "precision after"):
+        table.add_column(column)
+    for variant, figures in learning["variants"].items():
+        before, after = figures["before"]["overall"], figures["after"]["overall"]
+        table.add_row(
+            variant, *(_score(f[k]) for k in ("recall", "precision") for f in (before, after))
+        )  # fmt: skip
+    out.print(table)
+
+
+def _score(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
 @app.command("export")
 def export(
     folder: FolderArg,
@@ -186,14 +225,24 @@ def export(
         Path | None,
         typer.Option("-o", "--output", help="Folder for the exports (default: the review folder)."),
     ] = None,
+    holdout: Annotated[
+        float,
+        typer.Option(
+            "--holdout", help="Share of finished notes kept out of annotations.jsonl (to score on)."
+        ),
+    ] = 0.0,
+    seed: Annotated[int | None, typer.Option("--seed", help="Reproducible hold-out draw.")] = None,
 ) -> None:
     """Write allow.csv, deny.csv and annotations.jsonl from the finished notes."""
     from anonymed.review.export import export as run_export
     from anonymed.review.folder import ReviewFolder
 
     with handled_errors():
-        done = run_export(ReviewFolder(folder), output or folder)
+        done = run_export(
+            ReviewFolder(folder), output or folder, holdout=holdout, rng=check_random_state(seed)
+        )
     console.print(
         f"{done.allow} allow entries, {done.deny} deny entries, {done.notes} annotated notes "
-        f"({done.conflicts} conflicting and {done.skipped} multi-line terms left out) in {output or folder}"
+        f"({done.conflicts} conflicting and {done.skipped} multi-line terms left out; {done.held_out} notes "
+        f"held out) in {output or folder}"
     )

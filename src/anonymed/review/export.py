@@ -6,7 +6,9 @@
   must not flag every "will"); dates and ages are left out (their detectors work by format, and a literal
   date would flag doses and scores), as is a term also rejected somewhere.
 * ``annotations.jsonl``: every finished note with its PHI (confirmed spans with their final labels, and
-  the missed marks), for ``anonymed train recognizer --extra``.
+  the missed marks), for ``anonymed train recognizer --extra``; with ``holdout``, a random share of them
+  is left out, so that ``anonymed review report --before-model --after-model`` can score the retrained
+  model on reviewed notes it never saw (``learning.py``).
 
 Formats: see the shared contracts (``term,label,match,case`` CSV; JSONL ``{id, text, lang, spans}``).
 The deny list and the annotations hold PHI: they are written owner-only.
@@ -22,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from anonymed.errors import ConfigError
 from anonymed.labels import Label, parse_label
+from anonymed.randomness import RandomSource
 from anonymed.review.decisions import DecisionLog
 from anonymed.review.folder import ReviewFolder, ReviewNote, write_text
 from anonymed.review.outcome import Item, NoteOutcome, outcomes
@@ -41,6 +45,7 @@ class Exported:
     notes: int
     conflicts: int
     skipped: int
+    held_out: int = 0
 
     def to_json(self) -> dict[str, int]:
         """Plain JSON."""
@@ -102,13 +107,28 @@ def _annotation(note: ReviewNote, outcome: NoteOutcome) -> dict[str, Any]:
     return {"id": note.id, "text": note.text, "lang": note.lang, "spans": spans}
 
 
-def export(folder: ReviewFolder, output: Path) -> Exported:
-    """Write ``allow.csv``, ``deny.csv`` and ``annotations.jsonl`` into ``output`` from the finished notes."""
+def export(
+    folder: ReviewFolder, output: Path, *, holdout: float = 0.0, rng: RandomSource | None = None
+) -> Exported:
+    """Write ``allow.csv``, ``deny.csv`` and ``annotations.jsonl`` into ``output`` from the finished notes.
+
+    ``holdout`` (a share in [0, 1), drawn with ``rng``) of the finished notes is left out of the
+    annotations (the lists still use every note).
+    """
+    if not 0 <= holdout < 1:
+        raise ConfigError(f"--holdout must be in [0, 1), got {holdout}")
     found = outcomes(folder.notes, DecisionLog(folder.decisions_path, writable=False))
     allow, deny, conflicts, skipped = _entries(folder, found)
+    kept = list(found)
+    if holdout > 0:
+        if rng is None:
+            raise ConfigError("a hold-out needs a random source")
+        keep = len(found) - round(holdout * len(found))
+        chosen = set(rng.python.sample(range(len(found)), keep))
+        kept = [outcome for i, outcome in enumerate(found) if i in chosen]
     output.mkdir(parents=True, exist_ok=True, mode=0o700)
     write_text(output / "allow.csv", _list_csv(allow))
     write_text(output / "deny.csv", _list_csv(deny))
-    lines = [json.dumps(_annotation(folder.by_key[o.key], o), ensure_ascii=False) + "\n" for o in found]
+    lines = [json.dumps(_annotation(folder.by_key[o.key], o), ensure_ascii=False) + "\n" for o in kept]
     write_text(output / "annotations.jsonl", "".join(lines))
-    return Exported(len(allow), len(deny), len(found), conflicts, skipped)
+    return Exported(len(allow), len(deny), len(kept), conflicts, skipped, len(found) - len(kept))

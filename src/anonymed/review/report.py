@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from anonymed.labels import Label
@@ -115,8 +116,17 @@ def _target(
     }
 
 
-def build_report(folder: ReviewFolder, *, target: float = 0.001, confidence: float = 0.95) -> dict[str, Any]:
-    """The review report as JSON-ready data: counts and estimates only, never note text."""
+def build_report(
+    folder: ReviewFolder,
+    *,
+    target: float = 0.001,
+    confidence: float = 0.95,
+    models: tuple[Path, Path] | None = None,
+) -> dict[str, Any]:
+    """The review report as JSON-ready data: counts and estimates only, never note text.
+
+    ``models`` (before, after): tagger model folders scored on the finished notes neither was trained on.
+    """
     log = DecisionLog(folder.decisions_path, writable=False)
     found = outcomes(folder.notes, log)
     population = folder.population
@@ -145,4 +155,8 @@ def build_report(folder: ReviewFolder, *, target: float = 0.001, confidence: flo
         "target": _target(found, population, target, confidence),
         "agreement": agreement(folder.notes, log),
     }
+    if models is not None:
+        from anonymed.review.learning import before_after
+
+        report["learning"] = before_after(folder, found, *models)
     return report

@@ -117,4 +117,31 @@ def review_html(report: dict[str, Any]) -> str:
         parts.append(
             "<h2>Agreement</h2>" + table(["reviewers", "notes", "units", "agreement", "Cohen's kappa"], rows)
         )
+    learning = report.get("learning")
+    if learning:
+        parts.append(_learning(learning))
     return page("anonymed review report", parts)
+
+
+def _learning(learning: dict[str, Any]) -> str:
+    """Before / after of a retrained tagger on the held-out reviewed notes."""
+    head = (
+        f"<h2>Before / after retraining</h2><p>{learning['held_out_notes']} finished notes held out from "
+        f"both models' training ({learning['left_out_trained_on']} left out because a model was trained "
+        "on them).</p>"
+    )
+    if not learning["variants"]:
+        return head + f"<p>{esc(learning['reason'])}</p>"
+    rows = [
+        [
+            variant,
+            *(
+                number(f[phase]["overall"][k])
+                for k in ("recall", "precision")
+                for phase in ("before", "after")
+            ),
+        ]
+        for variant, f in learning["variants"].items()
+    ]
+    columns = ["detectors", "recall before", "recall after", "precision before", "precision after"]
+    return head + table(columns, rows)
