@@ -3,6 +3,7 @@
 Usage: python benchmarks/review_coverage.py [--detectors patterns] [--detectors patterns,lexicons]
        [--sizes 50,100,200,400] [--repeats 200] [--seed 0] [--df satterthwaite|design]
        [--variance linearization|jackknife] [--skew matched|none|johnson|hall] [--json out.json]
+       [--plot narrowing.png]
        [DATA]
 
 DATA is a PhysioNet deid folder with gold (default: the development notes shipped in the package). The
@@ -25,6 +26,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from anonymed.config import PipelineConfig
 from anonymed.document import Document
@@ -117,10 +119,12 @@ def simulate(
     by_index = {t.index: t for t in truths}
     labels = sorted({label for t in truths for label in t.missed})
     results: dict[str, list[tuple[bool, bool, float]]] = {}
+    bounds: dict[str, list[tuple[float, float]]] = {}
     for name, measure in measures(labels).items():
         totals = [measure(t) for t in truths]
         true = sum(y for y, _ in totals) / sum(x for _, x in totals)
         results[name] = []
+        bounds[name] = []
         for rep in range(repeats):
             draw = draw_sample(frame, n, oversample, check_random_state(sample_seed(seed, n, rep)))
             units = [Unit(f.stratum, *measure(by_index[f.index])) for f in draw.order]
@@ -131,6 +135,7 @@ def simulate(
                 continue
             covered = interval.lower <= true <= interval.upper
             results[name].append((covered, true <= interval.upper, interval.upper - interval.lower))
+            bounds[name].append((interval.lower, interval.upper))
         results[name + " (truth)"] = [(True, True, true)]
     summary = {}
     for name, runs in results.items():
@@ -142,8 +147,39 @@ def simulate(
             "coverage": sum(c for c, _, _ in runs) / len(runs) if runs else float("nan"),
             "upper_holds": sum(u for _, u, _ in runs) / len(runs) if runs else float("nan"),
             "mean_width": statistics.fmean(w for _, _, w in runs) if runs else float("nan"),
+            "mean_lower": statistics.fmean(b[0] for b in bounds[name]) if runs else float("nan"),
+            "mean_upper": statistics.fmean(b[1] for b in bounds[name]) if runs else float("nan"),
         }
     return summary
+
+
+def plot(runs: Sequence[dict[str, Any]], sizes: Sequence[int], path: Path) -> None:
+    """The per-token interval narrowing with n: mean lower and upper bounds per design, and the truth."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    configs = sorted({"+".join(run["detectors"]) for run in runs}, key=len)
+    fig, axes = plt.subplots(1, len(configs), figsize=(4.2 * len(configs), 3.4), squeeze=False)
+    name = "missed per token"
+    for ax, config in zip(axes[0], configs, strict=True):
+        for offset, run in enumerate(r for r in runs if "+".join(r["detectors"]) == config):
+            table = run["by_n"]
+            xs = [n * (1.06 if offset else 0.94) for n in sizes]
+            lower = [table[n][name]["mean_lower"] * 1000 for n in sizes]
+            upper = [table[n][name]["mean_upper"] * 1000 for n in sizes]
+            ax.vlines(xs, lower, upper, color=f"C{offset}", lw=3, label=f"{run['design']}: mean 95% interval")
+        ax.axhline(table[sizes[0]][name]["truth"] * 1000, color="black", ls="--", lw=1, label="truth")
+        ax.set_xscale("log")
+        ax.set_xticks(list(sizes), [str(n) for n in sizes])
+        ax.set_xlabel("notes reviewed")
+        ax.set_ylabel("missed identifiers per 1,000 tokens")
+        ax.set_title(f"detectors: {config}", fontsize=10)
+    axes[0][0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def main() -> None:
@@ -165,10 +201,11 @@ def main() -> None:
         "--skew", default="matched", choices=SKEW_RULES, help="skewness correction of the interval (compare)"
     )
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--plot", type=Path, help="write the interval-narrowing figure (PNG) here")
     args = parser.parse_args()
     docs = [d for d in open_reader(args.data, "physionet-deid") if isinstance(d, Document)]
     sizes = [int(x) for x in args.sizes.split(",")]
-    runs: list[dict[str, object]] = []
+    runs: list[dict[str, Any]] = []
     everything = {
         "notes": len(docs),
         "repeats": args.repeats,
@@ -207,6 +244,8 @@ def main() -> None:
     print("\n(per-token figures are per 1,000 tokens)")
     if args.json is not None:
         args.json.write_text(json.dumps(everything, indent=2), encoding="utf-8")
+    if args.plot is not None:
+        plot(runs, sizes, args.plot)
 
 
 if __name__ == "__main__":
