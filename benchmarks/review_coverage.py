@@ -39,6 +39,7 @@ from anonymed.review.sampling import Frame, band_of, draw_sample, length_bands, 
 
 DEV = Path(__file__).resolve().parents[1] / "src" / "anonymed" / "resources" / "training" / "physionet_deid"
 DEFAULTS = SampleOptions()
+DESIGN_NAMES = {"srs": "simple random", "stratified": "review sample's default"}
 
 
 @dataclass(frozen=True)
@@ -169,14 +170,23 @@ def plot(runs: Sequence[dict[str, Any]], sizes: Sequence[int], path: Path) -> No
             xs = [n * (1.06 if offset else 0.94) for n in sizes]
             lower = [table[n][name]["mean_lower"] * 1000 for n in sizes]
             upper = [table[n][name]["mean_upper"] * 1000 for n in sizes]
-            ax.vlines(xs, lower, upper, color=f"C{offset}", lw=3, label=f"{run['design']}: mean 95% interval")
+            ax.vlines(
+                xs,
+                lower,
+                upper,
+                color=f"C{offset}",
+                lw=3,
+                label=f"{DESIGN_NAMES.get(run['design'], run['design'])}: mean 95% interval",
+            )
         ax.axhline(table[sizes[0]][name]["truth"] * 1000, color="black", ls="--", lw=1, label="truth")
         ax.set_xscale("log")
+        ax.minorticks_off()
         ax.set_xticks(list(sizes), [str(n) for n in sizes])
+        ax.set_ylim(bottom=0)
         ax.set_xlabel("notes reviewed")
         ax.set_ylabel("missed identifiers per 1,000 tokens")
         ax.set_title(f"detectors: {config}", fontsize=10)
-    axes[0][0].legend(fontsize=8)
+    axes[0][-1].legend(fontsize=8, loc="upper right")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
