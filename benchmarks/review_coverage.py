@@ -2,7 +2,8 @@
 
 Usage: python benchmarks/review_coverage.py [--detectors patterns] [--detectors patterns,lexicons]
        [--sizes 50,100,200,400] [--repeats 200] [--seed 0] [--df satterthwaite|design]
-       [--variance linearization|jackknife] [--skew matched|none|johnson|hall] [--json out.json]
+       [--variance linearization|jackknife] [--skew matched|none|johnson|hall] [--many-spans 3]
+       [--json out.json]
        [--plot narrowing.png]
        [DATA]
 
@@ -54,11 +55,11 @@ class Truth:
     confirmed: int
 
 
-def judge(docs: Sequence[Document], detectors: tuple[str, ...]) -> list[Truth]:
-    """Run detection once over every note and let the gold judge it."""
-    detection = FlaggingDetection(
-        PipelineConfig(detectors=detectors), DEFAULTS.low_confidence, DEFAULTS.many_spans
-    )
+def judge(
+    docs: Sequence[Document], detectors: tuple[str, ...], many_spans: int = DEFAULTS.many_spans
+) -> list[Truth]:
+    """Run detection once over every note and let the gold judge it (``many_spans``: the flag's threshold)."""
+    detection = FlaggingDetection(PipelineConfig(detectors=detectors), DEFAULTS.low_confidence, many_spans)
     truths = []
     for index, doc in enumerate(docs):
         done, flagged = detection(doc)
@@ -210,6 +211,9 @@ def main() -> None:
     parser.add_argument(
         "--skew", default="matched", choices=SKEW_RULES, help="skewness correction of the interval (compare)"
     )
+    parser.add_argument(
+        "--many-spans", type=int, default=DEFAULTS.many_spans, help="flag notes with this many spans (0: off)"
+    )
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--plot", type=Path, help="write the interval-narrowing figure (PNG) here")
     args = parser.parse_args()
@@ -223,11 +227,12 @@ def main() -> None:
         "df": args.df,
         "variance": args.variance,
         "skew": args.skew,
+        "many_spans": args.many_spans,
         "runs": runs,
     }
     for config in args.detectors or ["patterns"]:
         detectors = tuple(x.strip() for x in config.split(",") if x.strip())
-        truths = judge(docs, detectors)
+        truths = judge(docs, detectors, args.many_spans)
         missed = sum(sum(t.missed.values()) for t in truths)
         flagged = sum(t.flagged for t in truths)
         print(
