@@ -255,6 +255,7 @@ def test_oddly_written_dates_are_found(text: str, expected: set[str]) -> None:
         "pain 3/10.25",  # a pain score
         "from 2-3 times a day",  # a hyphenated pair needs "on", "dated" or "since"
         "PEEP on 5-10 today",  # a ventilator setting
+        "edematous, on 1-2 pillows",  # a count of a noun
     ],
 )
 def test_odd_pairs_that_are_no_dates(text: str) -> None:

@@ -100,6 +100,39 @@ def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:
         ("placed on the Passey muir valve", {"Passey": "LOCATION"}, []),
         ("lives at 19 Clover St", {"19": "LOCATION", "Clover": "LOCATION"}, ["19", "Clover"]),
         ("GH from Harbor", {"GH": "LOCATION", "from": "LOCATION", "Harbor": "LOCATION"}, ["GH", "Harbor"]),
+        # a state that names an institution stays: before an institution word, after "U" / "University of"
+        ("transfer to Maryland Rehab today", {"Maryland": "LOCATION"}, ["Maryland"]),
+        ("insulin per U Maryland scale", {"U": "LOCATION", "Maryland": "LOCATION"}, ["U", "Maryland"]),
+        (
+            "seen at University of Iowa",
+            {"University": "LOCATION", "of": "LOCATION", "Iowa": "LOCATION"},
+            ["University", "of", "Iowa"],
+        ),
+        ("moved from Maryland rehab was", {"Maryland": "LOCATION"}, ["Maryland"]),
+        ("moved from Maryland. Rehab", {"Maryland": "LOCATION"}, []),  # another sentence: a state alone
+        # a place keeps its possessive; a name does not
+        (
+            "return to St Mary's tomorrow",
+            {"St": "LOCATION", "Mary": "LOCATION", "s": "LOCATION"},
+            ["St", "Mary", "s"],
+        ),
+        ("Smith's wife called", {"Smith": "NAME", "s": "NAME"}, ["Smith"]),
+        # "Hospital" names nothing: the place is the words before it; a hospital unit is no place
+        ("from CALVERT HOSPITAL today", {"CALVERT": "LOCATION", "HOSPITAL": "LOCATION"}, ["CALVERT"]),
+        (
+            "to St. Mary's Hospital",
+            {"St": "LOCATION", "Mary": "LOCATION", "s": "LOCATION", "Hospital": "LOCATION"},
+            ["St", "Mary", "s"],
+        ),
+        ("transferred from TSICU at 6pm", {"TSICU": "LOCATION"}, []),
+        ("ADMITTED FROM UNION HOSP. FOR", {"UNION": "LOCATION", "HOSP": "LOCATION"}, ["UNION"]),
+        (
+            "to go to Sacred Heart Vital signs",
+            {"Sacred": "LOCATION", "Heart": "LOCATION"},
+            ["Sacred", "Heart"],
+        ),
+        ("Swan catheter placed", {"Swan": "LOCATION"}, []),  # an eponym without an institution's head
+        ("arrived from the VA today", {"VA": "LOCATION"}, ["VA"]),
     ],
 )
 def test_places_that_are_regions_numbers_or_devices(

@@ -33,6 +33,8 @@ _SHORT: Final = re.compile(r"(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{2}|\d)(?
 _GLUED: Final = re.compile(r"(?<![\w./,+#'’])(\d{1,2})/(\d{1,2})/(\d{1,2})/(\d{1,2})(?![\w/%]|[.,:]\d)")
 #: a month/day pair and a two-digit year after a period (a typed slash: 11/21.93)
 _DOTTED_YEAR: Final = re.compile(r"(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{1,2})\.(\d{2})(?![\w/%.,])")
+#: words that may follow a hyphenated date ("on 7-8 for coiling"); any other word makes the pair a count
+_AFTER_HYPHEN_DATE: Final = word_set("for at and with by in to when where then after before but or s/p")
 #: a month-day pair with a hyphen (7-8), taken only after "on" / "dated" / "since"
 _HYPHEN_PAIR: Final = re.compile(
     r"\b(?:on|dated|since) (\d{1,2})-(\d{1,2})(?![\w/%.-]|[.,:]\d)", re.IGNORECASE
@@ -174,7 +176,8 @@ def _odd_dates(scan: Scan) -> Iterator[Span]:
         yield from _odd_pair(scan, match.start(), match.end(), match, 5)
     if scan.lang == "en":
         for match in _HYPHEN_PAIR.finditer(scan.text):
-            if not scan.unit_follows(match.end()):
+            after = scan.words_after(match.end(), 1, 12)
+            if not after or after[0] in _AFTER_HYPHEN_DATE:  # "on 1-2 pillows": a count of a noun
                 yield from _odd_pair(scan, match.start(1), match.end(), match, 1)
 
 
