@@ -233,10 +233,10 @@ def test_only_the_first_date_after_a_birth_word_is_a_birth_date() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("HAD TREATMENTS 10/03/10/04 AND DUE", {"10/03", "10/04"}),  # two days glued by a slash
-        ("11/21.93\nneuro: alert", {"11/21.93"}),  # a period typed for the last slash
-        ("He returned to OR on 7-8 for coiling", {"7-8"}),  # a hyphen after "on"
-        ("NO GROWTH SO FAR FROM 8/29 CULTURES", {"8/29"}),  # a cued day over 12: no count of cultures
+        ("HAD TREATMENTS 11/05/11/06 AND DUE", {"11/05", "11/06"}),  # two days glued by a slash
+        ("12/14.95\nneuro: alert", {"12/14.95"}),  # a period typed for the last slash
+        ("He returned to OR on 6-9 for repair", {"6-9"}),  # a hyphen after "on"
+        ("NO GROWTH SO FAR FROM 9/27 CULTURES", {"9/27"}),  # a cued day over 12: no count of cultures
     ],
 )
 def test_oddly_written_dates_are_found(text: str, expected: set[str]) -> None:

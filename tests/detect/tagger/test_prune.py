@@ -101,35 +101,35 @@ def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:
         ("lives at 19 Clover St", {"19": "LOCATION", "Clover": "LOCATION"}, ["19", "Clover"]),
         ("GH from Harbor", {"GH": "LOCATION", "from": "LOCATION", "Harbor": "LOCATION"}, ["GH", "Harbor"]),
         # a state that names an institution stays: before an institution word, after "U" / "University of"
-        ("transfer to Maryland Rehab today", {"Maryland": "LOCATION"}, ["Maryland"]),
-        ("insulin per U Maryland scale", {"U": "LOCATION", "Maryland": "LOCATION"}, ["U", "Maryland"]),
+        ("transfer to Iowa Rehab today", {"Iowa": "LOCATION"}, ["Iowa"]),
+        ("insulin per U Iowa scale", {"U": "LOCATION", "Iowa": "LOCATION"}, ["U", "Iowa"]),
         (
             "seen at University of Iowa",
             {"University": "LOCATION", "of": "LOCATION", "Iowa": "LOCATION"},
             ["University", "of", "Iowa"],
         ),
-        ("moved from Maryland rehab was", {"Maryland": "LOCATION"}, ["Maryland"]),
-        ("moved from Maryland. Rehab", {"Maryland": "LOCATION"}, []),  # another sentence: a state alone
+        ("moved from Iowa rehab was", {"Iowa": "LOCATION"}, ["Iowa"]),
+        ("moved from Iowa. Rehab", {"Iowa": "LOCATION"}, []),  # another sentence: a state alone
         # a place keeps its possessive; a name does not
         (
-            "return to St Mary's tomorrow",
-            {"St": "LOCATION", "Mary": "LOCATION", "s": "LOCATION"},
-            ["St", "Mary", "s"],
+            "return to St Agnes's tomorrow",
+            {"St": "LOCATION", "Agnes": "LOCATION", "s": "LOCATION"},
+            ["St", "Agnes", "s"],
         ),
         ("Smith's wife called", {"Smith": "NAME", "s": "NAME"}, ["Smith"]),
         # "Hospital" names nothing: the place is the words before it; a hospital unit is no place
-        ("from CALVERT HOSPITAL today", {"CALVERT": "LOCATION", "HOSPITAL": "LOCATION"}, ["CALVERT"]),
+        ("from LINDEN HOSPITAL today", {"LINDEN": "LOCATION", "HOSPITAL": "LOCATION"}, ["LINDEN"]),
         (
-            "to St. Mary's Hospital",
-            {"St": "LOCATION", "Mary": "LOCATION", "s": "LOCATION", "Hospital": "LOCATION"},
-            ["St", "Mary", "s"],
+            "to St. Agnes's Hospital",
+            {"St": "LOCATION", "Agnes": "LOCATION", "s": "LOCATION", "Hospital": "LOCATION"},
+            ["St", "Agnes", "s"],
         ),
         ("transferred from TSICU at 6pm", {"TSICU": "LOCATION"}, []),
-        ("ADMITTED FROM UNION HOSP. FOR", {"UNION": "LOCATION", "HOSP": "LOCATION"}, ["UNION"]),
+        ("ADMITTED FROM LINDEN HOSP. FOR", {"LINDEN": "LOCATION", "HOSP": "LOCATION"}, ["LINDEN"]),
         (
-            "to go to Sacred Heart Vital signs",
-            {"Sacred": "LOCATION", "Heart": "LOCATION"},
-            ["Sacred", "Heart"],
+            "to go to Holy Redeemer Vital signs",
+            {"Holy": "LOCATION", "Redeemer": "LOCATION"},
+            ["Holy", "Redeemer"],
         ),
         ("Swan catheter placed", {"Swan": "LOCATION"}, []),  # an eponym without an institution's head
         ("arrived from the VA today", {"VA": "LOCATION"}, ["VA"]),

@@ -13,10 +13,10 @@ tagger learns how far to trust each one:
 - ``subject``: a listed first name opening a clause before a verb of contact ("bill called", "bob visited");
 - ``institution``: words before an institution word or after an institution prefix ("Baltimore Rehab",
   "LAUREL REGIONAL", "Holy Cross", "U Maryland", "St. Agnes");
-- ``residence``: a town after a verb of living ("lives in Towson", "resides nearby in rockport");
-- ``region``: a compass word and a geographic noun ("FROM THE EASTERN SHORE", "on North Campus");
-- ``area``: capitalised words between "in" / "the" / "from" and "area" ("in Edgemere area");
-- ``caller``: a capitalised listed name inside a sentence before a verb of contact ("docter Sullivan phoned");
+- ``residence``: a town after a verb of living ("lives in Cranford", "resides nearby in brookline");
+- ``region``: a compass word and a geographic noun ("FROM THE WESTERN SHORE", "on South Campus");
+- ``area``: capitalised words between "in" / "the" / "from" and "area" ("in Millbrook area");
+- ``caller``: a capitalised listed name inside a sentence before a verb of contact ("Harrington phoned");
 - ``abbreviation``: two to four capitals after a place cue that are no common abbreviation ("at GH").
 
 A name word is one that is not a common word of the language (the shipped lists), not a role or function
@@ -325,7 +325,7 @@ class _Rules:
             start -= 1
         token = self.tokens[start]
         if token.key not in self.lists.first and self._caller(verb - 1):
-            yield (verb - 1, verb, Label.NAME, None, "caller")  # "her psychiatrist Sullivan phoned"
+            yield (verb - 1, verb, Label.NAME, None, "caller")  # "her psychiatrist Harrington phoned"
             return
         if token.key not in self.lists.first or (token.key in NOT_SUBJECTS and not token.text[0].isupper()):
             return
@@ -353,13 +353,13 @@ class _Rules:
         if key in RESIDENCE_VERBS:
             yield from self._residence(i)
         if key in COMPASS and self.joined(i) and self.tokens[i + 1].key in REGION_NOUNS:
-            named = self.tokens[i + 1].key not in INSTITUTION_TAILS  # "North Campus": the campus is "North"
+            named = self.tokens[i + 1].key not in INSTITUTION_TAILS  # "South Campus": the campus is "South"
             yield (i, i + 1 + named, Label.LOCATION, None, "region")  # joined(i): there is a word i + 1
         if key == "area" and i > 1 and self.cased:
             yield from self._area(i)
 
     def _area(self, i: int) -> Iterator[Hit]:
-        """One or two capitalised words before "area" after "in" / "the" / "from" ("in Edgemere area")."""
+        """One or two capitalised words before "area" after "in" / "the" / "from" ("in Millbrook area")."""
         start = i
         while start > 0 and i - start < 2 and self.joined(start - 1) and self._town_word(start - 1):
             if self.tokens[start - 1].shape == LOWER:
@@ -408,7 +408,7 @@ class _Rules:
                 break
             start -= 1
         if start == i and not generic and self.cased and self._uncommon_lower(i - 1):
-            start -= 1  # "taken to kernan hosp" in a note that forgot the capital
+            start -= 1  # "taken to fallston hosp" in a note that forgot the capital
         if start < i:
             yield (start, i + (key in NAMING_TAILS), Label.LOCATION, "hospital", "institution")
 
@@ -447,12 +447,12 @@ class _Rules:
         if token.key in WEAK_HEADS and not (capitalised or (self.listed(end) and not self.common(end))):
             return  # "GOOD AMTS", "1 U PRBC" (but "Good Samaritan", "U Maryland")
         if stop < len(self.tokens) and self.tokens[stop].key in NAMING_TAILS and self.joined(stop - 1):
-            stop += 1  # "Sacred Heart Memorial"
+            stop += 1  # "Holy Redeemer Memorial"
         yield (i, stop, Label.LOCATION, "hospital", "institution")
 
     def _sandwich(self, end: int) -> int:
         """End (exclusive) of one or two words of any kind closed by an institution word, after an institution
-        prefix ("sacred heart hospital", "good samaritan memorial"): 0 when there is none. A naming tail
+        prefix ("holy redeemer hospital", "good shepherd memorial"): 0 when there is none. A naming tail
         ("Memorial") is kept in the span, a generic one ("hospital") is not."""
         stop = end
         while stop < len(self.tokens) and stop - end < 2 and self.joined(stop):
@@ -479,7 +479,7 @@ class _Rules:
     def _place_word(self, i: int) -> bool:
         """A word of an institution's name: capitalised in a cased note, else no common word."""
         token = self.tokens[i]
-        key = token.key.removesuffix("'s")  # "St. Mary's"
+        key = token.key.removesuffix("'s")  # "St. Agnes's"
         if not key.isalpha() or key in FUNCTION_WORDS or key in ROLE_WORDS:
             return False
         if key in UNITS or key in INSTITUTION_TAILS:

@@ -71,7 +71,7 @@ INSTITUTION_TAILS: Final = word_set(
     "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
     "centre ctr health healthcare institute infirmary hospice va"
 )
-#: institution words that belong to the name they close ("Laurel Regional", "Grace Memorial"): in the span
+#: institution words that belong to the name they close ("Linden Regional", "Grace Memorial"): in the span
 NAMING_TAILS: Final = word_set("regional memorial")
 #: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before
 #: them must be no common words
@@ -85,15 +85,15 @@ WEAK_HEADS: Final = word_set("good u st saint ste mount mt holy sacred")
 SAINTS: Final = word_set("st saint ste")
 #: place cues before an abbreviated institution ("at GH", "from GBMC", "@ XYZ")
 ABBREVIATION_CUES: Final = word_set("at from into")
-#: verbs of living somewhere, before "in" / "near" and a town ("lives in Towson", "resides nearby in X")
+#: verbs of living somewhere, before "in" / "near" and a town ("lives in Cranford", "resides nearby in X")
 RESIDENCE_VERBS: Final = word_set("lives live living lived resides reside residing")
 #: the words between such a verb and the town
 RESIDENCE_LINKS: Final = word_set("in near nearby at outside alone")
-#: compass words that open a region's or a campus's name ("the Eastern Shore", "North Campus")
+#: compass words that open a region's or a campus's name ("the Western Shore", "South Campus")
 COMPASS: Final = word_set("north northern south southern east eastern west western")
 #: the geographic nouns they open a name with
 REGION_NOUNS: Final = word_set("shore coast county campus valley hills island")
-#: words before a town and "area" ("in Edgemere area", "the Towson area")
+#: words before a town and "area" ("in Millbrook area", "the Cranford area")
 AREA_CUES: Final = word_set("in the from near around")
 #: hospital units and services written in capitals that are no place name
 UNITS: Final = word_set(

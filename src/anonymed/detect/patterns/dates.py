@@ -29,13 +29,13 @@ _MY: Final = re.compile(r"(?<![\w./,+])(?<!\d-)(\d{1,2})[/.-]((?:19|20)\d{2})(?!
 #: two numbers and a slash: 7/22, 12/02, 8/88 (month and two-digit year).
 _SHORT: Final = re.compile(r"(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{2}|\d)(?![\w/%]|[.,:]\d)")
 
-#: two month/day pairs glued by a slash (10/03/10/04: two treatment days)
+#: two month/day pairs glued by a slash (11/05/11/06: two treatment days)
 _GLUED: Final = re.compile(r"(?<![\w./,+#'’])(\d{1,2})/(\d{1,2})/(\d{1,2})/(\d{1,2})(?![\w/%]|[.,:]\d)")
-#: a month/day pair and a two-digit year after a period (a typed slash: 11/21.93)
+#: a month/day pair and a two-digit year after a period (a typed slash: 12/14.95)
 _DOTTED_YEAR: Final = re.compile(r"(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{1,2})\.(\d{2})(?![\w/%.,])")
-#: words that may follow a hyphenated date ("on 7-8 for coiling"); any other word makes the pair a count
+#: words that may follow a hyphenated date ("on 6-9 for repair"); any other word makes the pair a count
 _AFTER_HYPHEN_DATE: Final = word_set("for at and with by in to when where then after before but or s/p")
-#: a month-day pair with a hyphen (7-8), taken only after "on" / "dated" / "since"
+#: a month-day pair with a hyphen (6-9), taken only after "on" / "dated" / "since"
 _HYPHEN_PAIR: Final = re.compile(
     r"\b(?:on|dated|since) (\d{1,2})-(\d{1,2})(?![\w/%.-]|[.,:]\d)", re.IGNORECASE
 )
@@ -123,7 +123,7 @@ def _is_ratio(scan: Scan, start: int, end: int, first: int, second: int, second_
     if any_in(before[-1:], _RATIO_BEFORE):
         return True
     if any_in(after[:1], _RATIO_AFTER) and not (second > 12 and any_in(before[-1:], _DATE_BEFORE)):
-        return True  # "2/4 bottles" (but "from 8/29 cultures": no count is out of 29 there)
+        return True  # "2/4 bottles" (but "from 9/27 cultures": no count is out of 27 there)
     near = scan.line_before(start, 40) + " " + scan.line_after(end, 25)
     if second == 10 and first <= 10 and _PAIN_NEAR.search(near):
         return True

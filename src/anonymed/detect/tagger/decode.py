@@ -43,8 +43,8 @@ def extend_initials(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
 
 def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
     """Tag ``NAME`` on a listed first name right before a tagged name, and on a listed last name right
-    after one, when written in the same case and separated by spaces only ("BEA TURA" when the model
-    found "TURA"): one part of a name found and the other not."""
+    after one, when written in the same case and separated by spaces only ("NORA QUELL" when the model
+    found "QUELL"): one part of a name found and the other not."""
     for index in range(len(tokens) - 1):
         left, right = tokens[index], tokens[index + 1]
         if right.before or right.newline_before or left.text.isupper() != right.text.isupper():

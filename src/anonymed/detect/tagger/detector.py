@@ -81,7 +81,7 @@ class TaggerParams(DetectorParams):
     probability above ``propagate_above`` elsewhere in the same note, and likewise for the other labels of
     ``propagate_labels``. ``initials`` also tags a lone letter followed by a period and a tagged name ("J.
     Smith"). ``extend_names`` also tags a listed first name right before a tagged name and a listed last
-    name right after one ("BEA TURA" when "TURA" was found). ``prune`` applies the precision rules of
+    name right after one ("NORA QUELL" when "QUELL" was found). ``prune`` applies the precision rules of
     ``tagger.prune`` (role words, eponyms, doses, edge words). ``trusted_hints`` names hint sources
     (context rules) whose names are taken as found: tagged, and propagated like the model's own. All five
     default (None) to the note language's ``DECODE_DEFAULTS``. ``model`` is a model folder written by

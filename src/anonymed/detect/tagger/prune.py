@@ -68,8 +68,8 @@ NEVER_ALONE: Final = word_set(
 )
 #: the labels of a contact detail: at a name's edge not part of it ("Anne Lowell (email anne@...)")
 CONTACT_LABELS: Final = word_set("email e-mail mail phone telephone tel fax cell pager beeper voicemail")
-#: the heads of an institution's name ("U Maryland", "Univ of Iowa", "Sacred Heart"): what follows is no
-#: state alone and no eponym ("Sacred Heart Vital signs stable")
+#: the heads of an institution's name ("U Iowa", "Univ of Iowa", "Holy Redeemer"): what follows is no
+#: state alone and no eponym ("Holy Redeemer Vital signs stable")
 _UNIVERSITY: Final = word_set("u univ university holy sacred mount mt")
 _TITLES: Final = word_set("dr drs doctor mr mrs ms miss mister prof rabbi father rev reverend")
 #: a dose after a word makes it a drug: "Lasix 40 mg", "Levophed 0.1 mcg", "Haldol 2mg"
@@ -125,7 +125,7 @@ def _trim(
     possessive: bool = False,
 ) -> list[int]:
     """Untag the edge words of a run; the indexes left. ``possessive`` keeps a final "'s" after a word of
-    the run (a place's name holds it: "St. Mary's")."""
+    the run (a place's name holds it: "St. Agnes's")."""
     keep = list(range(first, last + 1))
     while keep and fold(tokens[keep[0]].text) in edge:
         labels[keep.pop(0)] = OUTSIDE
@@ -161,7 +161,7 @@ def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int
     if all(key.isdigit() for key in keys):
         return not any(len(key) == 5 for key in keys)  # a street number goes with its street; a ZIP stays
     if keys[0] in _UNIVERSITY or _tail_after(tokens, last):
-        return False  # "U Maryland scale", "Maryland Rehab", "Sacred Heart": an institution's name
+        return False  # "U Iowa scale", "Iowa Rehab", "Holy Redeemer": an institution's name
     if keys == [keys[0]] and keys[0] in _PLACE_FRAGMENTS:
         return True
     if " ".join(keys) in region_keys() and not _zip_after(tokens, last):
@@ -170,7 +170,7 @@ def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int
 
 
 def _tail_after(tokens: Sequence[TaggerToken], last: int) -> bool:
-    """Whether an institution word follows on the same line ("Maryland Rehab")."""
+    """Whether an institution word follows on the same line ("Iowa Rehab")."""
     after = tokens[last + 1] if last + 1 < len(tokens) else None
     if after is None or after.newline_before or after.before.strip():
         return False
