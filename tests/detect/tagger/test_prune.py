@@ -117,6 +117,8 @@ def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:
             ["St", "Agnes", "s"],
         ),
         ("Smith's wife called", {"Smith": "NAME", "s": "NAME"}, ["Smith"]),
+        ("SMITH'S WIFE CALLED", {"SMITH": "NAME", "S": "NAME"}, ["SMITH"]),  # a possessive in capitals
+        ("INVOLVED WITH MS S. CARE", {"S": "NAME"}, ["S"]),  # an initial, not a possessive
         # "Hospital" names nothing: the place is the words before it; a hospital unit is no place
         ("from LINDEN HOSPITAL today", {"LINDEN": "LOCATION", "HOSPITAL": "LOCATION"}, ["LINDEN"]),
         (

@@ -127,19 +127,27 @@ def _trim(
     """Untag the edge words of a run; the indexes left. ``possessive`` keeps a final "'s" after a word of
     the run (a place's name holds it: "St. Agnes's")."""
     keep = list(range(first, last + 1))
-    while keep and fold(tokens[keep[0]].text) in edge:
+    while keep and _at_edge(tokens[keep[0]], edge):
         labels[keep.pop(0)] = OUTSIDE
     while keep:
         last_token = tokens[keep[-1]]
         if possessive and len(keep) > 1 and fold(last_token.text) == "s" and last_token.before in ("'", "’"):
             break
-        if fold(last_token.text) in edge:
+        if _at_edge(last_token, edge):
             labels[keep.pop()] = OUTSIDE
         elif _credential_tail(tokens, keep):
             labels[keep.pop()] = labels[keep.pop()] = OUTSIDE
         else:
             break
     return keep
+
+
+def _at_edge(token: TaggerToken, edge: frozenset[str]) -> bool:
+    """Whether ``token`` is one of the ``edge`` words; a capital "S" is one only as a possessive's (after an
+    apostrophe): alone it is an initial ("Ms S. Care")."""
+    if token.text == "S" and token.before not in ("'", "’"):
+        return False
+    return fold(token.text) in edge
 
 
 def _credential_tail(tokens: Sequence[TaggerToken], keep: list[int]) -> bool:
