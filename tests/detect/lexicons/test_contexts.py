@@ -23,20 +23,39 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ("Dr. o rourke and Dr. Stronczek in room", ("o rourke", "NAME", "title")),
         ("Rabbi Feldman visited", ("Feldman", "NAME", "title")),
         ("MILRINONE OFF AS PER W. MAROTTA.", ("W. MAROTTA", "NAME", "speech")),
-        ("case manager spoke with suzette today", ("suzette", "NAME", "speech")),
+        ("case manager spoke with nadine today", ("nadine", "NAME", "speech")),
         ("NP CAROL ORDERED LINES", ("CAROL", "NAME", "role")),
         ("discussed with ho kowalczyk at noon", ("kowalczyk", "NAME", "role")),
         ("Stord-Painter MD plans a talc", ("Stord-Painter", "NAME", "credential")),
         ("Reported to D. Phyl. Coags ok.", ("D. Phyl", "NAME", "initial")),
         ("KEEP ROMERO FAMILY AWARE OF PLAN", ("ROMERO", "NAME", "family")),
         ("social: bob visited during the evening", ("bob", "NAME", "subject")),
+        ("case manager spoke with nadine today", ("nadine", "NAME", "speech")),  # a listed first name
+        ("Will ask to page Nadia later", ("Nadia", "NAME", "speech")),
+        ("devoted.\nHarold Quist (son) cell# 555-010-4477", ("Harold Quist", "NAME", "kin")),  # (kin)
+        ("Marta Velinsky cell# 555-010-2288", ("Marta Velinsky", "NAME", "kin")),  # before a phone label
+        ("lives with wife (Jane Roe) at home", ("Jane Roe", "NAME", "kin")),  # in parentheses after kin
         ("GIVEN. BEA TURA AWARE MGSO4 GIVEN.", ("BEA TURA", "NAME", "subject")),
         ("Seen by Baltimore Rehab for screening", ("Baltimore", "LOCATION", "institution")),  # the name only
-        ("TAKEN TO LAUREL REGIONAL WHERE CK'S ROSE", ("LAUREL", "LOCATION", "institution")),
+        # "Regional" and "Memorial" belong to the name they close; "Hospital" and "Rehab" do not
+        ("TAKEN TO LAUREL REGIONAL WHERE CK'S ROSE", ("LAUREL REGIONAL", "LOCATION", "institution")),
+        ("a bed at Grace Memorial today", ("Grace Memorial", "LOCATION", "institution")),
+        # an institution prefix, one or two words of any kind, an institution word: in any case
+        ("pt to go to holy redeemer hospital at 4pm", ("holy redeemer", "LOCATION", "institution")),
+        ("to rehab(holy redeemer Memorial) today", ("holy redeemer Memorial", "LOCATION", "institution")),
+        ("TRANSFER TO GOOD SAMARITAN HOSPITAL", ("GOOD SAMARITAN", "LOCATION", "institution")),
+        ("wishes to return to St Agnes's after weaning", ("St Agnes's", "LOCATION", "institution")),
         ("sent to Keeley House after a fall", ("Keeley", "LOCATION", "institution")),
         ("transplant at Holy Cross. This friend", ("Holy Cross", "LOCATION", "institution")),
         ("per U Maryland scale", ("U Maryland", "LOCATION", "institution")),
         ("Pt sent to ED at GH for a CT.", ("GH", "LOCATION", "abbreviation")),
+        ("he lives nearby in brookline and will", ("brookline", "LOCATION", "residence")),  # a verb of living
+        ("Lives alone in Cranford. No stairs", ("Cranford", "LOCATION", "residence")),
+        ("lives in a shelter in Millbrook area. Will", ("Millbrook", "LOCATION", "area")),
+        ("her psych docter Harrington phoned and", ("Harrington", "NAME", "caller")),
+        ("FAMILY ARRIVED FROM THE WESTERN SHORE- DAUGHTER", ("WESTERN SHORE", "LOCATION", "region")),
+        ("radiation planning on South Campus followed", ("South", "LOCATION", "region")),  # campus: no name
+        ("911 called and pt taken to fallston hosp. she", ("fallston", "LOCATION", "institution")),
     ],
 )
 def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str, str]) -> None:
@@ -62,6 +81,20 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "Written for Regular House Diet",  # a common word before a generic institution word
         "HE IS NOT HER LEGAL HEALTH CARE PROXY",
         "CV: Hr 90-110's ST. Stable Bp off neo",  # sinus tachycardia, then a new sentence
+        "lives in a shelter; lives with son",  # common words after a verb of living
+        "north of the shore; east wing of the county",  # compass words without a geographic noun after
+        "taken to tertiary hosp today",  # a common word before an institution word
+        "In the Groin area no hematoma. Dressing over the IJ area.",  # a body part, an abbreviation
+        "Lasix given. Family called, Nurse called",  # no listed name inside a sentence before the verb
+        "moved to bipap, lives in ALF",  # no verb of living; an abbreviation too short for a town
+        "Pt's Home# 603-960-5357",  # a role word before a phone label
+        "went home 2 days ago",  # a phone label's word with no name before it
+        "son (at bedside) aware; wife (HCP) called",  # no name word in the parentheses
+        "spoke with daughter today. page 2 of 2",  # a kin word, a page number
+        "Code status per protocol. per Renal",  # a common word after "per"
+        "good heart sounds; st elevation in v2",  # prefixes without an institution word after them
+        "GOOD AIR ENTRY. HOSPITAL COURSE",  # an institution word on another sentence
+        "good, hospital stay uneventful",  # no word between the prefix and the institution word
     ],
 )
 def test_no_context_hit_without_a_name_word(text: str) -> None:

@@ -228,3 +228,35 @@ def test_dates_after_a_birth_word_are_birth_dates(text: str, lang: str, expected
 def test_only_the_first_date_after_a_birth_word_is_a_birth_date() -> None:
     result = found("Monsieur X, né le 12/03/1960, admis le 15/02/2020", "fr")
     assert ("DATE", "15/02/2020") in result
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("HAD TREATMENTS 11/05/11/06 AND DUE", {"11/05", "11/06"}),  # two days glued by a slash
+        ("12/14.95\nneuro: alert", {"12/14.95"}),  # a period typed for the last slash
+        ("He returned to OR on 6-9 for repair", {"6-9"}),  # a hyphen after "on"
+        ("NO GROWTH SO FAR FROM 9/27 CULTURES", {"9/27"}),  # a cued day over 12: no count of cultures
+    ],
+)
+def test_oddly_written_dates_are_found(text: str, expected: set[str]) -> None:
+    assert {span for label, span in found(text) if label.startswith("DATE")} == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "on 2-3 L NC",  # a range with a unit
+        "on 4-5 mcg of levophed",
+        "weaned to 5/5/40/10",  # settings, not two dates (40 is no day of a month)
+        "BP 120/80/12/4",
+        "2/4 bottles positive",  # a count of bottles
+        "grew in 2/4 cultures",
+        "pain 3/10.25",  # a pain score
+        "from 2-3 times a day",  # a hyphenated pair needs "on", "dated" or "since"
+        "PEEP on 5-10 today",  # a ventilator setting
+        "edematous, on 1-2 pillows",  # a count of a noun
+    ],
+)
+def test_odd_pairs_that_are_no_dates(text: str) -> None:
+    assert not {span for label, span in found(text) if label.startswith("DATE")}

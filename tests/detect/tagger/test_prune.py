@@ -100,6 +100,41 @@ def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:
         ("placed on the Passey muir valve", {"Passey": "LOCATION"}, []),
         ("lives at 19 Clover St", {"19": "LOCATION", "Clover": "LOCATION"}, ["19", "Clover"]),
         ("GH from Harbor", {"GH": "LOCATION", "from": "LOCATION", "Harbor": "LOCATION"}, ["GH", "Harbor"]),
+        # a state that names an institution stays: before an institution word, after "U" / "University of"
+        ("transfer to Iowa Rehab today", {"Iowa": "LOCATION"}, ["Iowa"]),
+        ("insulin per U Iowa scale", {"U": "LOCATION", "Iowa": "LOCATION"}, ["U", "Iowa"]),
+        (
+            "seen at University of Iowa",
+            {"University": "LOCATION", "of": "LOCATION", "Iowa": "LOCATION"},
+            ["University", "of", "Iowa"],
+        ),
+        ("moved from Iowa rehab was", {"Iowa": "LOCATION"}, ["Iowa"]),
+        ("moved from Iowa. Rehab", {"Iowa": "LOCATION"}, []),  # another sentence: a state alone
+        # a place keeps its possessive; a name does not
+        (
+            "return to St Agnes's tomorrow",
+            {"St": "LOCATION", "Agnes": "LOCATION", "s": "LOCATION"},
+            ["St", "Agnes", "s"],
+        ),
+        ("Smith's wife called", {"Smith": "NAME", "s": "NAME"}, ["Smith"]),
+        ("SMITH'S WIFE CALLED", {"SMITH": "NAME", "S": "NAME"}, ["SMITH"]),  # a possessive in capitals
+        ("INVOLVED WITH MS S. CARE", {"S": "NAME"}, ["S"]),  # an initial, not a possessive
+        # "Hospital" names nothing: the place is the words before it; a hospital unit is no place
+        ("from LINDEN HOSPITAL today", {"LINDEN": "LOCATION", "HOSPITAL": "LOCATION"}, ["LINDEN"]),
+        (
+            "to St. Agnes's Hospital",
+            {"St": "LOCATION", "Agnes": "LOCATION", "s": "LOCATION", "Hospital": "LOCATION"},
+            ["St", "Agnes", "s"],
+        ),
+        ("transferred from TSICU at 6pm", {"TSICU": "LOCATION"}, []),
+        ("ADMITTED FROM LINDEN HOSP. FOR", {"LINDEN": "LOCATION", "HOSP": "LOCATION"}, ["LINDEN"]),
+        (
+            "to go to Holy Redeemer Vital signs",
+            {"Holy": "LOCATION", "Redeemer": "LOCATION"},
+            ["Holy", "Redeemer"],
+        ),
+        ("Swan catheter placed", {"Swan": "LOCATION"}, []),  # an eponym without an institution's head
+        ("arrived from the VA today", {"VA": "LOCATION"}, ["VA"]),
     ],
 )
 def test_places_that_are_regions_numbers_or_devices(

@@ -9,9 +9,14 @@ tagger learns how far to trust each one:
 - ``credential``: before a credential without a comma ("Stord-Painter MD", "J. Chang PA");
 - ``initial``: an initial, its period and a word ("D. Phyl", "S. DOMINICO");
 - ``family``: a word before "family" ("KEEP ROMERO FAMILY AWARE");
+- ``kin``: words before a kin word in parentheses or a phone label ("Jane Roe (daughter)", "Jane Roe cell#");
 - ``subject``: a listed first name opening a clause before a verb of contact ("bill called", "bob visited");
 - ``institution``: words before an institution word or after an institution prefix ("Baltimore Rehab",
   "LAUREL REGIONAL", "Holy Cross", "U Maryland", "St. Agnes");
+- ``residence``: a town after a verb of living ("lives in Cranford", "resides nearby in brookline");
+- ``region``: a compass word and a geographic noun ("FROM THE WESTERN SHORE", "on South Campus");
+- ``area``: capitalised words between "in" / "the" / "from" and "area" ("in Millbrook area");
+- ``caller``: a capitalised listed name inside a sentence before a verb of contact ("Harrington phoned");
 - ``abbreviation``: two to four capitals after a place cue that are no common abbreviation ("at GH").
 
 A name word is one that is not a common word of the language (the shipped lists), not a role or function
@@ -29,14 +34,22 @@ from anonymed.detect.lexicons.context import FUNCTION_WORDS
 from anonymed.detect.lexicons.contexts_words import (
     ABBREVIATION_CUES,
     AMBIGUOUS_TITLES,
+    AREA_CUES,
+    COMPASS,
     CONTACT_VERBS,
     CREDENTIALS,
     DOCUMENTS,
     GENERIC_TAILS,
     INSTITUTION_HEADS,
     INSTITUTION_TAILS,
+    KIN,
+    NAMING_TAILS,
     NOT_SUBJECTS,
     PA_NOUNS,
+    PHONE_LABELS,
+    REGION_NOUNS,
+    RESIDENCE_LINKS,
+    RESIDENCE_VERBS,
     ROLE_WORDS,
     ROLES,
     SAINTS,
@@ -181,6 +194,10 @@ class _Rules:
             yield from self._before(i, "credential", "clinician")
         if key in CONTACT_VERBS and i > 0:
             yield from self._subject(i)
+        if (key in KIN or key in PHONE_LABELS) and i > 0:
+            yield from self._kin(i)
+        if key in KIN and token.gap == "(" and nxt < len(self.tokens):
+            yield from self._kin_after(nxt)
         yield from self._places(i)
 
     def _speech(self, i: int) -> Iterator[Hit]:
@@ -194,8 +211,8 @@ class _Rules:
         if start >= len(self.tokens) or self.tokens[start].key in DOCUMENTS:
             return
         first = start + 1 if len(self.tokens[start].key) == 1 and start + 1 < len(self.tokens) else start
-        if self.strong(first):
-            yield from self._name(start, "speech", None, False)
+        if self.strong(first) or (self.listed(first) and self.name_word(first)):
+            yield from self._name(start, "speech", None, False)  # "spoke with suzette" in a cased note
 
     def _is_initial(self, i: int) -> bool:
         """A lone letter with its period, after a space, that is no part of an acronym (H.O., I.S.)."""
@@ -256,6 +273,46 @@ class _Rules:
         )
         return self.name_word(i, loose=capitalised)
 
+    def _kin(self, i: int) -> Iterator[Hit]:
+        """One to three name words right before "(son)" or before a phone label and its number."""
+        before = self.tokens[i - 1]
+        if before.newline:
+            return
+        if self.tokens[i].key in KIN:
+            if before.gap != "(" or self.tokens[i].gap[:1] != ")":
+                return
+        else:
+            after = self.text[self.tokens[i].end : self.tokens[i].end + 4].lstrip("#:. ")
+            if before.gap or not after[:1].isdigit():
+                return
+        start = i - 1
+        while start >= 0 and i - start <= 3 and self._kin_name(start):
+            if start < i - 1 and not self.joined(start):
+                break
+            start -= 1
+        start += 1
+        if start < i and any(self.strong(j) or self.listed(j) for j in range(start, i)):
+            yield (start, i, Label.NAME, "relative", "kin")
+
+    def _kin_after(self, first: int) -> Iterator[Hit]:
+        """One to three name words in parentheses after a kin word ("wife (Jane Roe)")."""
+        end = first
+        while end < len(self.tokens) and end - first < 3 and self._kin_name(end):
+            end += 1
+            if self.tokens[end - 1].gap[:1] == ")":
+                if any(self.strong(j) or self.listed(j) for j in range(first, end)):
+                    yield (first, end, Label.NAME, "relative", "kin")
+                return
+            if not self.joined(end - 1):
+                return
+
+    def _kin_name(self, i: int) -> bool:
+        """A name word, or a listed name capitalised at a line's start ("Hank Roe (son)")."""
+        token = self.tokens[i]
+        if token.key in KIN or token.key in PHONE_LABELS:
+            return False
+        return self._named(i) or (self.listed(i) and token.shape != LOWER and self.name_word(i, loose=True))
+
     def _subject(self, verb: int) -> Iterator[Hit]:
         """A listed first name (and a word after it) opening the clause that ``verb`` continues."""
         start = verb - 1
@@ -267,6 +324,9 @@ class _Rules:
         ):
             start -= 1
         token = self.tokens[start]
+        if token.key not in self.lists.first and self._caller(verb - 1):
+            yield (verb - 1, verb, Label.NAME, None, "caller")  # "her psychiatrist Harrington phoned"
+            return
         if token.key not in self.lists.first or (token.key in NOT_SUBJECTS and not token.text[0].isupper()):
             return
         if token.key in ROLE_WORDS or token.key in FUNCTION_WORDS or not self.joined(verb - 1):
@@ -274,6 +334,13 @@ class _Rules:
         before = self.tokens[start - 1] if start > 0 else None
         if before is None or before.newline or before.gap[-1:] in (".", ":", ";", ",", "-", ")", "("):
             yield (start, verb, Label.NAME, None, "subject")
+
+    def _caller(self, i: int) -> bool:
+        """A capitalised listed name inside a sentence of a cased note, right before a verb of contact."""
+        token = self.tokens[i]
+        if not self.cased or token.shape == UPPER or not self.joined(i) or self.sentence_start(i):
+            return False
+        return token.shape != LOWER and self.listed(i) and self.strong(i)
 
     def _places(self, i: int) -> Iterator[Hit]:
         key = self.tokens[i].key
@@ -283,6 +350,49 @@ class _Rules:
             yield from self._institution_head(i)
         if key in ABBREVIATION_CUES and i + 1 < len(self.tokens) and not self.tokens[i].newline:
             yield from self._abbreviation(i + 1)
+        if key in RESIDENCE_VERBS:
+            yield from self._residence(i)
+        if key in COMPASS and self.joined(i) and self.tokens[i + 1].key in REGION_NOUNS:
+            named = self.tokens[i + 1].key not in INSTITUTION_TAILS  # "South Campus": the campus is "South"
+            yield (i, i + 1 + named, Label.LOCATION, None, "region")  # joined(i): there is a word i + 1
+        if key == "area" and i > 1 and self.cased:
+            yield from self._area(i)
+
+    def _area(self, i: int) -> Iterator[Hit]:
+        """One or two capitalised words before "area" after "in" / "the" / "from" ("in Millbrook area")."""
+        start = i
+        while start > 0 and i - start < 2 and self.joined(start - 1) and self._town_word(start - 1):
+            if self.tokens[start - 1].shape == LOWER:
+                break
+            start -= 1
+        if start < i and start > 0 and self.tokens[start - 1].key in AREA_CUES and self.joined(start - 1):
+            yield (start, i, Label.LOCATION, "city", "area")
+
+    def _residence(self, verb: int) -> Iterator[Hit]:
+        """One or two place words after a verb of living and one or two links ("lives nearby in X")."""
+        start = verb + 1
+        while start < len(self.tokens) and start - verb <= 2 and self.tokens[start].key in RESIDENCE_LINKS:
+            if self.tokens[start - 1].newline:
+                return
+            start += 1
+        if start == verb + 1 or start >= len(self.tokens) or self.tokens[start - 1].newline:
+            return
+        stop = start
+        while stop < len(self.tokens) and stop - start < 2 and self._town_word(stop):
+            stop += 1
+            if not self.joined(stop - 1):
+                break
+        if stop > start:
+            yield (start, stop, Label.LOCATION, "city", "residence")
+
+    def _town_word(self, i: int) -> bool:
+        """A word of a town's name: no common word, four letters or more (five in lower case)."""
+        token = self.tokens[i]
+        if not token.key.isalpha() or token.key in FUNCTION_WORDS or token.key in ROLE_WORDS:
+            return False
+        if token.key in UNITS or token.key in INSTITUTION_TAILS or self.common(i):
+            return False
+        return len(token.key) >= 4 and (token.shape != LOWER or len(token.key) >= 5)
 
     def _institution_tail(self, i: int) -> Iterator[Hit]:
         """Up to three name words before an institution word: "Baltimore Rehab", "Grieco House". The span
@@ -297,8 +407,17 @@ class _Rules:
             if generic and self.common(start - 1):
                 break
             start -= 1
+        if start == i and not generic and self.cased and self._uncommon_lower(i - 1):
+            start -= 1  # "taken to fallston hosp" in a note that forgot the capital
         if start < i:
-            yield (start, i, Label.LOCATION, "hospital", "institution")
+            yield (start, i + (key in NAMING_TAILS), Label.LOCATION, "hospital", "institution")
+
+    def _uncommon_lower(self, i: int) -> bool:
+        """A lower-case word of five letters or more that is no common, function or role word."""
+        token = self.tokens[i]
+        if token.shape != LOWER or len(token.key) < 5 or not token.key.isalpha():
+            return False
+        return token.key not in ROLE_WORDS and token.key not in UNITS and not self.common(i)
 
     def _institution_head(self, i: int) -> Iterator[Hit]:
         """Up to three name words after an institution prefix: "Holy Cross", "U Maryland", "St. Agnes"."""
@@ -308,6 +427,10 @@ class _Rules:
         end = i + 1
         if token.key in ("u", "univ", "university") and self.tokens[end].key == "of":
             end += 1
+        sandwich = self._sandwich(end) if token.key in WEAK_HEADS else 0
+        if sandwich:
+            yield (i, sandwich, Label.LOCATION, "hospital", "institution")
+            return
         stop = end
         while stop < len(self.tokens) and stop - end < 3 and self._place_word(stop):
             stop += 1
@@ -323,7 +446,23 @@ class _Rules:
             return  # "SR TO ST. HIGH", "ST. Stable" (but "St. Agnes", "Saint Joseph")
         if token.key in WEAK_HEADS and not (capitalised or (self.listed(end) and not self.common(end))):
             return  # "GOOD AMTS", "1 U PRBC" (but "Good Samaritan", "U Maryland")
+        if stop < len(self.tokens) and self.tokens[stop].key in NAMING_TAILS and self.joined(stop - 1):
+            stop += 1  # "Holy Redeemer Memorial"
         yield (i, stop, Label.LOCATION, "hospital", "institution")
+
+    def _sandwich(self, end: int) -> int:
+        """End (exclusive) of one or two words of any kind closed by an institution word, after an institution
+        prefix ("holy redeemer hospital", "good shepherd memorial"): 0 when there is none. A naming tail
+        ("Memorial") is kept in the span, a generic one ("hospital") is not."""
+        stop = end
+        while stop < len(self.tokens) and stop - end < 2 and self.joined(stop):
+            key = self.tokens[stop].key
+            if not key.isalpha() or key in FUNCTION_WORDS or key in ROLE_WORDS or key in INSTITUTION_TAILS:
+                break
+            stop += 1
+            if self.tokens[stop].key in INSTITUTION_TAILS:
+                return stop + (self.tokens[stop].key in NAMING_TAILS)
+        return 0
 
     def _abbreviation(self, i: int) -> Iterator[Hit]:
         """Two to four capitals after a place cue that are no common abbreviation: "at GH"."""
@@ -340,9 +479,10 @@ class _Rules:
     def _place_word(self, i: int) -> bool:
         """A word of an institution's name: capitalised in a cased note, else no common word."""
         token = self.tokens[i]
-        if not token.key.isalpha() or token.key in FUNCTION_WORDS or token.key in ROLE_WORDS:
+        key = token.key.removesuffix("'s")  # "St. Agnes's"
+        if not key.isalpha() or key in FUNCTION_WORDS or key in ROLE_WORDS:
             return False
-        if token.key in UNITS or token.key in INSTITUTION_TAILS:
+        if key in UNITS or key in INSTITUTION_TAILS:
             return False
         if self.cased:
             return token.text[0].isupper() and (token.text[1:].islower() or token.shape == UPPER)

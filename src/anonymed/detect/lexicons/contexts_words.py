@@ -26,11 +26,20 @@ SPEECH_AFTER: Final = {
     "discussed": word_set("with"),
     "reported": word_set("to"),
     "paged": frozenset({""}),
+    "page": frozenset({""}),
     "notified": frozenset({""}),
     "called": frozenset({""}),
     "informed": frozenset({""}),
     "updated": frozenset({""}),
 }
+#: kin words written in parentheses after a relative's name ("Jane Roe (daughter)")
+KIN: Final = word_set(
+    "wife husband spouse son daughter mother mom father dad sister brother niece nephew grandson "
+    "granddaughter aunt uncle cousin friend partner fiance fiancee boyfriend girlfriend neighbor neighbour "
+    "proxy hcp dtr sil dil"
+)
+#: labels of a relative's phone number written after the name ("Jane Roe cell# ...")
+PHONE_LABELS: Final = word_set("cell cellphone mobile home work phone tel pager")
 #: verbs of contact that a first name opens a clause with ("bill called", "BEA TURA AWARE")
 CONTACT_VERBS: Final = word_set(
     "called calls phoned visited visits visiting came aware notified updated spoke arrived left informed "
@@ -62,6 +71,8 @@ INSTITUTION_TAILS: Final = word_set(
     "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
     "centre ctr health healthcare institute infirmary hospice va"
 )
+#: institution words that belong to the name they close ("Linden Regional", "Grace Memorial"): in the span
+NAMING_TAILS: Final = word_set("regional memorial")
 #: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before
 #: them must be no common words
 GENERIC_TAILS: Final = word_set("house center centre ctr health healthcare institute manor campus")
@@ -74,6 +85,16 @@ WEAK_HEADS: Final = word_set("good u st saint ste mount mt holy sacred")
 SAINTS: Final = word_set("st saint ste")
 #: place cues before an abbreviated institution ("at GH", "from GBMC", "@ XYZ")
 ABBREVIATION_CUES: Final = word_set("at from into")
+#: verbs of living somewhere, before "in" / "near" and a town ("lives in Cranford", "resides nearby in X")
+RESIDENCE_VERBS: Final = word_set("lives live living lived resides reside residing")
+#: the words between such a verb and the town
+RESIDENCE_LINKS: Final = word_set("in near nearby at outside alone")
+#: compass words that open a region's or a campus's name ("the Western Shore", "South Campus")
+COMPASS: Final = word_set("north northern south southern east eastern west western")
+#: the geographic nouns they open a name with
+REGION_NOUNS: Final = word_set("shore coast county campus valley hills island")
+#: words before a town and "area" ("in Millbrook area", "the Cranford area")
+AREA_CUES: Final = word_set("in the from near around")
 #: hospital units and services written in capitals that are no place name
 UNITS: Final = word_set(
     "micu sicu csru ccu nicu picu tsicu cvicu pacu ed er or icu osh ccu msicu cticu ctsicu ncu ncicu rehab "
@@ -90,5 +111,10 @@ TRIGGERS: Final = (
     | INSTITUTION_TAILS
     | INSTITUTION_HEADS
     | ABBREVIATION_CUES
+    | KIN
+    | PHONE_LABELS
+    | RESIDENCE_VERBS
+    | COMPASS
+    | {"area"}
     | {"family"}
 )

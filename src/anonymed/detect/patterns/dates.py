@@ -29,7 +29,18 @@ _MY: Final = re.compile(r"(?<![\w./,+])(?<!\d-)(\d{1,2})[/.-]((?:19|20)\d{2})(?!
 #: two numbers and a slash: 7/22, 12/02, 8/88 (month and two-digit year).
 _SHORT: Final = re.compile(r"(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{2}|\d)(?![\w/%]|[.,:]\d)")
 
-PATTERNS: Final = (_DMY, _DMY_SPACED, _COMPACT, _YMD, _MY, _SHORT)
+#: two month/day pairs glued by a slash (11/05/11/06: two treatment days)
+_GLUED: Final = re.compile(r"(?<![\w./,+#'’])(\d{1,2})/(\d{1,2})/(\d{1,2})/(\d{1,2})(?![\w/%]|[.,:]\d)")
+#: a month/day pair and a two-digit year after a period (a typed slash: 12/14.95)
+_DOTTED_YEAR: Final = re.compile(r"(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{1,2})\.(\d{2})(?![\w/%.,])")
+#: words that may follow a hyphenated date ("on 6-9 for repair"); any other word makes the pair a count
+_AFTER_HYPHEN_DATE: Final = word_set("for at and with by in to when where then after before but or s/p")
+#: a month-day pair with a hyphen (6-9), taken only after "on" / "dated" / "since"
+_HYPHEN_PAIR: Final = re.compile(
+    r"\b(?:on|dated|since) (\d{1,2})-(\d{1,2})(?![\w/%.-]|[.,:]\d)", re.IGNORECASE
+)
+
+PATTERNS: Final = (_DMY, _DMY_SPACED, _COMPACT, _YMD, _MY, _SHORT, _GLUED, _DOTTED_YEAR, _HYPHEN_PAIR)
 
 #: words just before a number pair that make it a setting, a score or a fraction, not a date
 _RATIO_BEFORE: Final = word_set(
@@ -109,8 +120,10 @@ def _is_ratio(scan: Scan, start: int, end: int, first: int, second: int, second_
     """Whether the pair looks like a fraction, a score, a ventilator setting or a range part."""
     before = [part for word in scan.words_before(start, 2, 25) for part in word.split("/")]
     after = [part for word in scan.words_after(end, 2, 20) for part in word.split("/")]
-    if any_in(before[-1:], _RATIO_BEFORE) or any_in(after[:1], _RATIO_AFTER):
+    if any_in(before[-1:], _RATIO_BEFORE):
         return True
+    if any_in(after[:1], _RATIO_AFTER) and not (second > 12 and any_in(before[-1:], _DATE_BEFORE)):
+        return True  # "2/4 bottles" (but "from 9/27 cultures": no count is out of 27 there)
     near = scan.line_before(start, 40) + " " + scan.line_after(end, 25)
     if second == 10 and first <= 10 and _PAIN_NEAR.search(near):
         return True
@@ -141,7 +154,45 @@ def _short_dates(scan: Scan) -> Iterator[Span]:
         yield scan.span(match.start(), match.end(), Label.DATE, None, score)
 
 
+def _month_day(scan: Scan, first: int, second: int) -> bool:
+    """Whether (first, second) is a month and a day in this note's language's order."""
+    if scan.lang == "en":
+        return 1 <= first <= 12 and 1 <= second <= 31
+    return _valid_day_month(first, second)
+
+
+def _odd_dates(scan: Scan) -> Iterator[Span]:
+    """Dates written oddly: two pairs glued by a slash, a period before the year, a hyphen after "on"."""
+    for match in _GLUED.finditer(scan.text):
+        numbers = [int(group) for group in match.groups()]
+        if not (_month_day(scan, *numbers[:2]) and _month_day(scan, *numbers[2:])):
+            continue
+        if _is_ratio(scan, match.start(), match.end(), numbers[2], numbers[3], len(match.group(4))):
+            continue
+        middle = match.start(3) - 1
+        yield scan.span(match.start(), middle, Label.DATE, None, 0.7)
+        yield scan.span(middle + 1, match.end(), Label.DATE, None, 0.7)
+    for match in _DOTTED_YEAR.finditer(scan.text):
+        yield from _odd_pair(scan, match.start(), match.end(), match, 5)
+    if scan.lang == "en":
+        for match in _HYPHEN_PAIR.finditer(scan.text):
+            after = scan.words_after(match.end(), 1, 12)
+            if not after or after[0] in _AFTER_HYPHEN_DATE:  # "on 1-2 pillows": a count of a noun
+                yield from _odd_pair(scan, match.start(1), match.end(), match, 1)
+
+
+def _odd_pair(scan: Scan, start: int, end: int, match: re.Match[str], lowest_day: int) -> Iterator[Span]:
+    """The month/day pair of ``match`` as a date, unless it reads as a ratio or its day is below
+    ``lowest_day``."""
+    first, second = int(match.group(1)), int(match.group(2))
+    if not _month_day(scan, first, second) or second < lowest_day:
+        return
+    if not _is_ratio(scan, start, end, first, second, len(match.group(2))):
+        yield scan.span(start, end, Label.DATE, None, 0.6)
+
+
 def find_numeric_dates(scan: Scan) -> Iterator[Span]:
     """Dates written with digits only."""
     yield from _full_dates(scan)
     yield from _short_dates(scan)
+    yield from _odd_dates(scan)

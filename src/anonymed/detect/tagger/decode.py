@@ -6,6 +6,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Final
 
+from anonymed.detect.lexicons.resources import NameLists
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold
 from anonymed.document import Span
@@ -38,6 +39,26 @@ def extend_initials(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
             and not after.newline_before
         ):
             labels[index - 1] = "NAME"
+
+
+def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
+    """Tag ``NAME`` on a listed first name right before a tagged name, and on a listed last name right
+    after one, when written in the same case and separated by spaces only ("NORA QUELL" when the model
+    found "QUELL"): one part of a name found and the other not."""
+    for index in range(len(tokens) - 1):
+        left, right = tokens[index], tokens[index + 1]
+        if right.before or right.newline_before or left.text.isupper() != right.text.isupper():
+            continue
+        if labels[index + 1] == "NAME" and labels[index] == OUTSIDE:
+            candidate, names = index, lists.first
+        elif labels[index] == "NAME" and labels[index + 1] == OUTSIDE:
+            candidate, names = index + 1, lists.last
+        else:
+            continue
+        word = tokens[candidate].text
+        key = fold(word)
+        if len(key) > 1 and word.isalpha() and key in names and not lists.is_common(key, lang):
+            labels[candidate] = "NAME"
 
 
 def propagate(

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, UNITS
 from anonymed.detect.lexicons.resources import region_keys
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold, word_set
@@ -36,6 +37,8 @@ EDGE_WORDS: Final = word_set(
     "a an the and or but if of in on at to for by with from as is was are were be been has had have "
     "this that who here there out up am pm also so per all both then than when while via re s"
 )
+#: institution words that name nothing: a place's name stops before them ("CALVERT HOSPITAL" is "CALVERT")
+NAMELESS_TAILS: Final = word_set("hospital hospitals hosp")
 #: of those, the ones that join two names or places rather than belong to one ("Smith and Jones")
 INNER_BREAKS: Final = EDGE_WORDS - {"of", "the", "s"}
 #: words that are a place alone only in street addresses ("SR TO ST": sinus tachycardia)
@@ -65,6 +68,9 @@ NEVER_ALONE: Final = word_set(
 )
 #: the labels of a contact detail: at a name's edge not part of it ("Anne Lowell (email anne@...)")
 CONTACT_LABELS: Final = word_set("email e-mail mail phone telephone tel fax cell pager beeper voicemail")
+#: the heads of an institution's name ("U Iowa", "Univ of Iowa", "Holy Redeemer"): what follows is no
+#: state alone and no eponym ("Holy Redeemer Vital signs stable")
+_UNIVERSITY: Final = word_set("u univ university holy sacred mount mt")
 _TITLES: Final = word_set("dr drs doctor mr mrs ms miss mister prof rabbi father rev reverend")
 #: a dose after a word makes it a drug: "Lasix 40 mg", "Levophed 0.1 mcg", "Haldol 2mg"
 _DOSE: Final = re.compile(
@@ -82,7 +88,7 @@ def prune_names(text: str, tokens: Sequence[TaggerToken], labels: list[str]) -> 
         if keep and _not_a_name(text, tokens, keep[0], keep[-1]):
             _clear(labels, keep)
     for first, last in _runs(tokens, labels, "LOCATION"):
-        keep = _trim(tokens, labels, first, last, EDGE_WORDS)
+        keep = _trim(tokens, labels, first, last, EDGE_WORDS | NAMELESS_TAILS, possessive=True)
         if keep and _not_a_place(text, tokens, keep[0], keep[-1]):
             _clear(labels, keep)
     for first, last in _runs(tokens, labels, "CONTACT"):
@@ -110,20 +116,38 @@ def _break_inner(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
 
 
 def _trim(
-    tokens: Sequence[TaggerToken], labels: list[str], first: int, last: int, edge: frozenset[str]
+    tokens: Sequence[TaggerToken],
+    labels: list[str],
+    first: int,
+    last: int,
+    edge: frozenset[str],
+    *,
+    possessive: bool = False,
 ) -> list[int]:
-    """Untag the edge words of a run; the indexes left."""
+    """Untag the edge words of a run; the indexes left. ``possessive`` keeps a final "'s" after a word of
+    the run (a place's name holds it: "St. Agnes's")."""
     keep = list(range(first, last + 1))
-    while keep and fold(tokens[keep[0]].text) in edge:
+    while keep and _at_edge(tokens[keep[0]], edge):
         labels[keep.pop(0)] = OUTSIDE
     while keep:
-        if fold(tokens[keep[-1]].text) in edge:
+        last_token = tokens[keep[-1]]
+        if possessive and len(keep) > 1 and fold(last_token.text) == "s" and last_token.before in ("'", "’"):
+            break
+        if _at_edge(last_token, edge):
             labels[keep.pop()] = OUTSIDE
         elif _credential_tail(tokens, keep):
             labels[keep.pop()] = labels[keep.pop()] = OUTSIDE
         else:
             break
     return keep
+
+
+def _at_edge(token: TaggerToken, edge: frozenset[str]) -> bool:
+    """Whether ``token`` is one of the ``edge`` words; a capital "S" is one only as a possessive's (after an
+    apostrophe): alone it is an initial ("Ms S. Care")."""
+    if token.text == "S" and token.before not in ("'", "’"):
+        return False
+    return fold(token.text) in edge
 
 
 def _credential_tail(tokens: Sequence[TaggerToken], keep: list[int]) -> bool:
@@ -137,15 +161,28 @@ def _credential_tail(tokens: Sequence[TaggerToken], keep: list[int]) -> bool:
 
 
 def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int) -> bool:
-    """Whether a tagged place is a state or country, a number, a lone "St", an eponym or a device."""
+    """Whether a tagged place is a state or country, a number, a lone "St", a hospital unit, an eponym or
+    a device."""
     keys = [fold(tokens[i].text) for i in range(first, last + 1)]
+    if all(key in UNITS and key != "va" for key in keys):
+        return True  # "transferred from TSICU" (but "the VA": a hospital)
     if all(key.isdigit() for key in keys):
         return not any(len(key) == 5 for key in keys)  # a street number goes with its street; a ZIP stays
+    if keys[0] in _UNIVERSITY or _tail_after(tokens, last):
+        return False  # "U Iowa scale", "Iowa Rehab", "Holy Redeemer": an institution's name
     if keys == [keys[0]] and keys[0] in _PLACE_FRAGMENTS:
         return True
     if " ".join(keys) in region_keys() and not _zip_after(tokens, last):
         return True  # HIPAA Safe Harbor lets states and countries stay
     return all(key in NEVER_ALONE for key in keys) or _eponym_of(tokens, first) or _head_after(tokens, last)
+
+
+def _tail_after(tokens: Sequence[TaggerToken], last: int) -> bool:
+    """Whether an institution word follows on the same line ("Iowa Rehab")."""
+    after = tokens[last + 1] if last + 1 < len(tokens) else None
+    if after is None or after.newline_before or after.before.strip():
+        return False
+    return fold(after.text) in INSTITUTION_TAILS
 
 
 def _zip_after(tokens: Sequence[TaggerToken], last: int) -> bool:

@@ -1,0 +1,44 @@
+"""Names found in part: a listed first name before a tagged name, a listed last name after one."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymed.detect.lexicons.resources import name_lists
+from anonymed.detect.tagger.decode import extend_names
+from anonymed.detect.tokens import alnum_tokens
+
+
+def extended(text: str, tagged: set[str]) -> list[str]:
+    """The words tagged NAME after extension, when the model tagged the words of ``tagged``."""
+    tokens = alnum_tokens(text)
+    labels = ["NAME" if token.text in tagged else "O" for token in tokens]
+    extend_names(tokens, labels, name_lists(), "en")
+    return [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"]
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        ("BIGEMINY NORA QUELL AWARE", {"QUELL"}, ["NORA", "QUELL"]),  # a listed first name before the name
+        ("seen by John Xanthe today", {"Xanthe"}, ["John", "Xanthe"]),
+        ("seen by Xanthe Smith today", {"Xanthe"}, ["Xanthe", "Smith"]),  # a listed last name after it
+    ],
+)
+def test_the_missed_part_of_a_name_is_tagged(text: str, tagged: set[str], names: list[str]) -> None:
+    assert extended(text, tagged) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged"),
+    [
+        ("Lasix given to Xanthe", {"Xanthe"}),  # common words are no names
+        ("Will Xanthe call back", {"Xanthe"}),  # a listed first name that is a common word
+        ("John. Xanthe called", {"Xanthe"}),  # separated by a period
+        ("JOHN Xanthe called", {"Xanthe"}),  # written in another case
+        ("mary\nXanthe called", {"Xanthe"}),  # on another line
+        ("Xanthe Smith called", set()),  # nothing tagged: nothing to extend
+    ],
+)
+def test_no_extension_without_a_listed_name_next_to_a_tagged_one(text: str, tagged: set[str]) -> None:
+    assert extended(text, tagged) == sorted(tagged)
