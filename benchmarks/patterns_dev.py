@@ -151,10 +151,11 @@ def main() -> None:
         "--data", type=Path, required=True, help="data root with physionet_deid/ and eds_pseudo_fr_synth/"
     )
     parser.add_argument("--high-recall", action="store_true")
+    parser.add_argument("--times", action="store_true", help="also report clock times (off by default)")
     parser.add_argument("--errors", help="print the errors of the groups whose name starts with this text")
     args = parser.parse_args()
-    detector = PatternDetector(PatternParams(high_recall=args.high_recall))
-    print(f"PhysioNet deid dev (English), high_recall={args.high_recall}")
+    detector = PatternDetector(PatternParams(high_recall=args.high_recall, times=args.times))
+    print(f"PhysioNet deid dev (English), high_recall={args.high_recall}, times={args.times}")
     evaluate(physionet(args.data), PHYSIONET_GROUPS, detector, "en", args.errors)
     print(f"\nEDS-pseudo dev (French), high_recall={args.high_recall}")
     evaluate(eds(args.data), EDS_GROUPS, detector, "fr", args.errors)

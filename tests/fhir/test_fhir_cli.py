@@ -45,14 +45,28 @@ def test_cli_writes_the_layout_and_the_manifest(tmp_path: Path) -> None:
 
 def test_failed_records_are_reported_and_set_the_exit_code(tmp_path: Path) -> None:
     source, out = copy_with_a_bad_line(tmp_path), tmp_path / "out"
-    result = runner.invoke(app, ["deid-fhir", str(source), "-o", str(out), "--no-text", "--no-progress"])
-    assert result.exit_code == 3  # as deid: too many failed records
+    base = ["deid-fhir", str(source), "-o", str(out), "--no-text", "--no-progress"]
+    strict = runner.invoke(app, [*base, "--max-failures", "0"])
+    assert strict.exit_code == 3  # as deid: too many failed records
+    assert "1 of 159 records failed (more than --max-failures 0 allows" in strict.output
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["failures"] == [{"file": "Condition.000.ndjson", "line": 8, "reason": "malformed JSON"}]
-    tolerant = runner.invoke(
-        app, ["deid-fhir", str(source), "-o", str(out), "--no-text", "--no-progress", "--max-failed", "0.01"]
-    )
+    default = runner.invoke(app, base)  # --max-failures 1%, as every corpus command: 1 of 159 is within
+    assert default.exit_code == 0 and "within --max-failures 1%" in default.output
+    assert runner.invoke(app, [*base, "--max-failures", "1"]).exit_code == 0  # a count, as for deid
+    assert runner.invoke(app, [*base, "--max-failures", "0.5%"]).exit_code == 3
+    bad = runner.invoke(app, [*base, "--max-failures", "0.01"])
+    assert bad.exit_code == 2 and "--max-failures expects a count" in bad.output
+
+
+def test_the_earlier_max_failed_fraction_still_works_and_warns(tmp_path: Path) -> None:
+    source, out = copy_with_a_bad_line(tmp_path), tmp_path / "out"
+    base = ["deid-fhir", str(source), "-o", str(out), "--no-text", "--no-progress"]
+    tolerant = runner.invoke(app, [*base, "--max-failed", "0.01"])
     assert tolerant.exit_code == 0
+    assert "--max-failed is deprecated: use --max-failures 1%" in tolerant.output
+    assert runner.invoke(app, [*base, "--max-failed", "0"]).exit_code == 3
+    assert "--max-failed" not in runner.invoke(app, ["deid-fhir", "--help"]).output  # hidden
 
 
 def test_profile_errors_are_clean(tmp_path: Path) -> None:

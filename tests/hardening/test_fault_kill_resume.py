@@ -19,8 +19,8 @@ from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, run_batch
 from anonymed.runner.shards import ReaderSpec
 
-#: the seeds of the kill points (which finished shard to wait for, then how long to wait more); CI runs
-#: one chain of three kills, ``ANONYMED_KILL_SEEDS=1-20`` runs twenty
+#: the seeds of the kill points (how many finished shards to wait for, drawn among the shards still to do,
+#: then how long to wait more); CI runs one chain of three kills, ``ANONYMED_KILL_SEEDS=1-20`` runs twenty
 KILL_SEEDS = os.environ.get("ANONYMED_KILL_SEEDS", "11")
 KILLS = 3
 SHARD_SIZE = 4
@@ -60,11 +60,18 @@ def finished_shards(workdir: Path) -> int:
 
 
 def kill_at(process: subprocess.Popen[bytes], workdir: Path, shards: int, delay: float) -> bool:
-    """SIGKILL the run once ``shards`` shards are done and ``delay`` more seconds passed (False: it ended)."""
+    """SIGKILL the run once ``shards`` shards are done, then ``delay`` seconds later or as soon as one more
+    shard is done, whichever comes first (False: it ended before).
+
+    The kill point is tied to the run's progress, not to the clock: a point drawn with at least two shards
+    still to do is always reached while the run is working, however fast the machine is.
+    """
     deadline = time.monotonic() + 120
     while process.poll() is None and finished_shards(workdir) < shards and time.monotonic() < deadline:
         time.sleep(0.005)
-    time.sleep(delay)
+    until = time.monotonic() + delay
+    while process.poll() is None and finished_shards(workdir) <= shards and time.monotonic() < until:
+        time.sleep(0.002)
     if process.poll() is not None:
         return False
     process.send_signal(signal.SIGKILL)
@@ -100,9 +107,12 @@ def test_runs_killed_at_random_points_resume_to_the_uninterrupted_bytes(tmp_path
     points = random.Random(seed)
     killed = []
     for _ in range(KILLS):
-        shards, delay = points.randint(0, total), points.uniform(0.0, 0.2)
+        done = finished_shards(workdir)
+        if done > total - 2:
+            break  # fewer than two shards left: no kill point is sure to come before the end
+        shards, delay = points.randint(done, total - 2), points.uniform(0.0, 0.2)
         if not kill_at(deid(corpus, output, workdir), workdir, shards, delay):
-            break  # the run finished before the chosen point
+            break  # the run ended before the chosen point (it should not: at least one shard was left)
         killed.append((shards, round(delay, 3)))
         # a killed run leaves no output, or (killed after the final rename) the complete one
         assert not output.exists() or output.read_bytes() == expected

@@ -234,3 +234,53 @@ def test_cli_with_two_dask_workers_writes_the_rows_of_one_process(sqlite_url: st
     assert two.exit_code == 0 and one.exit_code == 0, (two.output, one.output)
     assert len(list((tmp_path / "two").glob("_progress-r*.json"))) == 2
     assert read_parquet(tmp_path / "two") == read_parquet(tmp_path / "one")
+
+
+def test_cli_failed_rows_follow_max_failures_as_every_command(tmp_path: Path) -> None:
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from anonymed.cli import app
+
+    database = tmp_path / "mixed.db"
+    with sqlite3.connect(database) as connection:  # a column without type: one row's "text" is a number
+        connection.execute("CREATE TABLE note (note_id INTEGER PRIMARY KEY, note_text)")
+        rows = [(i, f"Seen by Dr. Helen Park on 02/12/2020, visit {i}.") for i in range(1, 40)]
+        connection.executemany("INSERT INTO note VALUES (?, ?)", [*rows, (40, 42)])
+    base = [
+        "deid-sql",
+        "--url",
+        f"sqlite:///{database}",
+        "--table",
+        "note",
+        "--map",
+        "id=note_id,text=note_text",
+        "--driver",
+        "sqlalchemy",
+        "--seed",
+        "1",
+        "--no-progress",
+    ]
+    runs = {
+        limit: CliRunner().invoke(app, [*base, "-o", str(tmp_path / f"out{i}"), *limit])
+        for i, limit in enumerate(
+            [
+                (),
+                ("--max-failures", "0"),
+                ("--max-failures", "1"),
+                ("--max-failures", "3%"),
+                ("--max-failed", "0.01"),
+            ]
+        )
+    }
+    assert {limit: run.exit_code for limit, run in runs.items()} == {
+        (): 3,  # the default, 1%: 1% of 40 allows none
+        ("--max-failures", "0"): 3,
+        ("--max-failures", "1"): 0,
+        ("--max-failures", "3%"): 0,
+        ("--max-failed", "0.01"): 3,  # the deprecated fraction: 1% of 40 allows none
+    }
+    assert "1 of 40 records failed (more than --max-failures 1% allows" in runs[()].output
+    assert "1 of 40 records failed (within --max-failures 3%)" in runs[("--max-failures", "3%")].output
+    assert "--max-failed is deprecated" in runs[("--max-failed", "0.01")].output

@@ -46,6 +46,16 @@ def test_unknown_places_go_to_the_fallback_and_are_counted() -> None:
     assert out.privacy["fallbacks"] == {"dp_location": 1}
 
 
+def test_the_run_summary_counts_the_places_left_to_the_fallback_as_the_privacy_report_does() -> None:
+    text = "Transferred from Quartermain General to Baltimore."
+    doc = make_doc(text, [("Quartermain General", "LOCATION"), ("Baltimore", "LOCATION")])
+    out = substituter(1.0)(doc, RandomSource())
+    counts = out.privacy["substitution"]["counts"]
+    assert counts["LOCATION|dp_location|fallback"] == out.privacy["fallbacks"]["dp_location"] == 1
+    drawn = sum(n for k, n in counts.items() if k.split("|")[2] in ("replaced", "unchanged"))
+    assert drawn == 1  # Baltimore: the only value the mechanism drew
+
+
 def test_default_table_replaces_a_city_by_a_nearby_one() -> None:
     table = load_places("default")
     origin = table.lookup("Baltimore")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from anonymed.errors import AnonymedError
-from anonymed.io.atomic import output_mode
+from anonymed.io.atomic import output_mode, write_atomically
 from anonymed.io.base import ReadFailure
 from anonymed.runner.local import RunSummary
 from anonymed.substitute.summary import OUTCOMES
@@ -173,11 +172,7 @@ def print_substitution(summary: Mapping[str, Any], checklist: list[dict[str, Any
 
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically (temp file + rename), with the permissions of every output."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
-        os.fchmod(handle.fileno(), output_mode())
-        handle.write(json.dumps(data, indent=2, ensure_ascii=False))
-    tmp.replace(path)
+    write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False), mode=output_mode())
 
 
 def quiet_logging(verbose: bool) -> None:

@@ -10,7 +10,6 @@ import typer
 from rich.table import Table
 
 from anonymed.cli.common import (
-    EXIT_FAILED_RECORDS,
     console,
     handled_errors,
     progress_bar,
@@ -19,6 +18,7 @@ from anonymed.cli.common import (
 )
 from anonymed.cli.deid import read_patient_key, run_configuration, seed_note
 from anonymed.cli.options import PIPELINE, Choices, configured
+from anonymed.cli.scale import MAX_FAILURES, MaxFailedOpt, MaxFailuresOpt, check_failures, failure_limit
 from anonymed.errors import ConfigError
 from anonymed.fhir import MANIFEST, FhirDeidentifier, FhirOptions, shipped_profiles
 from anonymed.methods.configure import Configured
@@ -93,9 +93,8 @@ def deid_fhir(
     ] = None,
     as_of: AsOfOpt = None,
     text: Annotated[bool, typer.Option("--text/--no-text", help="Scrub notes and free text.")] = True,
-    max_failed: Annotated[
-        float, typer.Option("--max-failed", help="Fraction of records allowed to fail before exit code 1.")
-    ] = 0.0,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    max_failed: MaxFailedOpt = None,
     summary: Annotated[Path | None, typer.Option("--summary", help="Also write the manifest here.")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress.")] = True,
     verbose: Annotated[bool, typer.Option("--verbose")] = False,
@@ -105,6 +104,7 @@ def deid_fhir(
     """De-identify a FHIR R4 export: rules table for structured elements, the pipeline for notes."""
     quiet_logging(verbose)
     with handled_errors():
+        limit = failure_limit(max_failures, max_failed)
         key = read_patient_key(patient_key_file)
         chosen = choices.configured()
         cfg = chosen.pipeline()
@@ -121,9 +121,7 @@ def deid_fhir(
     _print(result.manifest, output)
     if summary is not None:
         write_json(summary, result.manifest)
-    if result.failed and result.failed > max_failed * max(result.resources, 1):
-        console.print(f"[red]{result.failed} of {result.resources} records failed[/red] (see the manifest)")
-        raise typer.Exit(EXIT_FAILED_RECORDS)
+    check_failures(limit, result.resources, result.failed, "they are listed in the manifest and not written")
 
 
 def register(app: typer.Typer) -> None:

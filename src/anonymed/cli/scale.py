@@ -58,6 +58,20 @@ MaxFailuresOpt = Annotated[
 ]
 #: the default of --max-failures
 MAX_FAILURES = DEFAULT_MAX_FAILURES
+#: ``--max-failed FRACTION``, the earlier spelling of ``deid-fhir`` and ``deid-sql``: hidden, warns
+MaxFailedOpt = Annotated[
+    float | None,
+    typer.Option("--max-failed", hidden=True, help="Deprecated: --max-failures with a share (0.01 is 1%)."),
+]
+
+
+def failure_limit(max_failures: str, max_failed: float | None = None) -> FailureLimit:
+    """``--max-failures`` parsed; the deprecated ``--max-failed FRACTION`` wins when given, with a warning."""
+    if max_failed is None:
+        return FailureLimit.parse(max_failures)
+    limit = FailureLimit(share=max_failed)
+    console.print(f"[yellow]warning:[/yellow] --max-failed is deprecated: use --max-failures {limit}")
+    return limit
 
 
 def _permissions(ctx: typer.Context, private: bool) -> bool:
@@ -134,7 +148,7 @@ def batch_options(
     max_failures: str = MAX_FAILURES,
 ) -> BatchOptions:
     """The batch options of a corpus command (``--max-failures`` parsed)."""
-    limit = FailureLimit.parse(max_failures)
+    limit = failure_limit(max_failures)
     return BatchOptions(workers, scheduler, shard_size, workdir, strict, max_failures=limit)
 
 
@@ -190,19 +204,19 @@ def run_command(
     return result
 
 
-def print_verdict(summary: BatchSummary) -> None:
-    """Say whether the run succeeded: how many records failed against ``--max-failures``."""
-    if not summary.failed:
+def check_failures(limit: FailureLimit, read: int, failed: int, where: str) -> None:
+    """Say whether ``failed`` of ``read`` records pass ``--max-failures`` (``where``: what became of them);
+    past it, exit with code 3. Every command that reads records (corpus, FHIR, SQL) ends with this verdict."""
+    if not failed:
         return
-    share = f"{summary.failed} of {summary.read} records failed"
-    limit = f"--max-failures {summary.limit or MAX_FAILURES}"
-    if summary.too_many_failures:
+    share = f"{failed} of {read} records failed"
+    if limit.exceeded(read, failed):
         console.print(
-            f"[red]run failed:[/red] {share} (more than {limit} allows, or all of them); the output holds "
-            f"placeholders for them; exit code {EXIT_FAILED_RECORDS}"
+            f"[red]run failed:[/red] {share} (more than --max-failures {limit} allows, or all of them); "
+            f"{where}; exit code {EXIT_FAILED_RECORDS}"
         )
-    else:
-        console.print(f"[yellow]warning:[/yellow] {share} (within {limit}); the output holds placeholders")
+        raise typer.Exit(EXIT_FAILED_RECORDS)
+    console.print(f"[yellow]warning:[/yellow] {share} (within --max-failures {limit}); {where}")
 
 
 def save_summary(path: Path | None, result: BatchSummary, extra: Mapping[str, object] | None = None) -> None:
@@ -214,6 +228,5 @@ def save_summary(path: Path | None, result: BatchSummary, extra: Mapping[str, ob
 def finish_run(path: Path | None, result: BatchSummary, extra: Mapping[str, object] | None = None) -> None:
     """Save the summary, say whether the run succeeded and exit with code 3 if too many records failed."""
     save_summary(path, result, extra)
-    print_verdict(result)
-    if result.too_many_failures:
-        raise typer.Exit(EXIT_FAILED_RECORDS)
+    limit = result.limit or failure_limit(MAX_FAILURES)
+    check_failures(limit, result.read, result.failed, "the output holds placeholders for them")

@@ -10,7 +10,6 @@ from typing import Annotated, Any
 import typer
 
 from anonymed.cli.common import (
-    EXIT_FAILED_RECORDS,
     console,
     handled_errors,
     progress_bar,
@@ -20,6 +19,7 @@ from anonymed.cli.common import (
 from anonymed.cli.deid import read_patient_key, run_configuration
 from anonymed.cli.fhir import AsOfOpt, RulesOpt, parse_as_of
 from anonymed.cli.options import PIPELINE, Choices, configured
+from anonymed.cli.scale import MAX_FAILURES, MaxFailedOpt, MaxFailuresOpt, check_failures, failure_limit
 from anonymed.pipeline import substitution_report
 from anonymed.sql import ColumnMap, RangeResult, Source, SqlJob
 
@@ -61,9 +61,8 @@ def deid_sql(
     workers: Annotated[
         int | None, typer.Option("--workers", help="Dask worker processes (key ranges).")
     ] = None,
-    max_failed: Annotated[
-        float, typer.Option("--max-failed", help="Fraction of rows allowed to fail.")
-    ] = 0.0,
+    max_failures: MaxFailuresOpt = MAX_FAILURES,
+    max_failed: MaxFailedOpt = None,
     summary: Annotated[Path | None, typer.Option("--summary", help="Write the run summary (JSON).")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show progress.")] = True,
     verbose: Annotated[bool, typer.Option("--verbose")] = False,
@@ -74,6 +73,7 @@ def deid_sql(
     quiet_logging(verbose)
     started = time.perf_counter()
     with handled_errors():
+        limit = failure_limit(max_failures, max_failed)
         chosen = choices.configured()
         cfg = chosen.pipeline()
         seed = cfg.seed
@@ -99,8 +99,7 @@ def deid_sql(
     console.print(f"deid-sql: {rows} rows, {len(failed)} failed, {report['rows_per_second']} rows/s")
     if summary is not None:
         write_json(summary, report)
-    if failed and len(failed) > max_failed * max(rows, 1):
-        raise typer.Exit(EXIT_FAILED_RECORDS)
+    check_failures(limit, rows, len(failed), "their text is written as NULL; the summary lists them")
 
 
 def register(app: typer.Typer) -> None:

@@ -154,6 +154,24 @@ def discard_temporary(stream: IO[Any] | None, tmp: Path | None) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def write_atomically(target: Path, text: str, *, mode: int | None = None) -> None:
+    """Write ``text`` (UTF-8) to a temporary sibling of ``target``, fsync it and rename it over ``target``.
+
+    ``mode``: the file's permissions (``output_mode()`` for an output; ``None`` leaves it owner-only, as
+    the temporary file is made: work files). Errors are an ``OutputError`` naming ``target``.
+    """
+    fd, tmp = temporary_sibling(target)
+    stream = open(fd, "w", encoding="utf-8")  # noqa: SIM115 (closed by replace_durably or discard_temporary)
+    try:
+        stream.write(text)
+    except BaseException as exc:  # a full disk, text that cannot be encoded, an interrupt: no temporary left
+        discard_temporary(stream, tmp)
+        if isinstance(exc, OSError):
+            raise output_error(target, exc) from None
+        raise
+    replace_durably(stream, tmp, target, lambda: discard_temporary(stream, tmp), mode=mode)
+
+
 class AtomicFile:
     """One output file, written to a temporary sibling (opened on first use) and renamed over the target."""
 

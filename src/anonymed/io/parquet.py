@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
@@ -17,7 +16,13 @@ from typing import Any
 
 from anonymed.document import Document
 from anonymed.errors import ConfigError, InputFileError, OutputError
-from anonymed.io.atomic import fsync_dir, output_error, output_mode
+from anonymed.io.atomic import (
+    discard_temporary,
+    output_error,
+    output_mode,
+    replace_durably,
+    temporary_sibling,
+)
 from anonymed.io.base import Reader, ReadFailure, Record, Writer, unwritable
 from anonymed.io.common import ERROR_KEY, RecordProblem, failure, json_type, pick_metadata, record_id
 from anonymed.io.shards import Shard
@@ -265,9 +270,8 @@ class ParquetWriter(Writer):
         try:
             if self._writer is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                fd, name = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+                fd, self._tmp = temporary_sibling(self.path)
                 os.close(fd)
-                self._tmp = Path(name)
                 self._writer = _pq().ParquetWriter(self._tmp, table.schema)
             if table.num_rows:
                 self._writer.write_table(table)
@@ -283,17 +287,13 @@ class ParquetWriter(Writer):
             self._flush()
             self._writer.close()
             assert self._tmp is not None
-            with self._tmp.open("rb+") as handle:
-                os.fchmod(handle.fileno(), output_mode())
-                os.fsync(handle.fileno())
-            os.replace(self._tmp, self.path)
-        except OSError as exc:
+            handle = self._tmp.open("rb+")
+        except OSError as exc:  # an OutputError too
             self.abort()
             raise output_error(self.path, exc) from None
-        except OutputError:
-            self.abort()
-            raise
-        fsync_dir(self.path.parent)
+        replace_durably(
+            handle, self._tmp, self.path, lambda: discard_temporary(handle, self._tmp), mode=output_mode()
+        )
 
     def abort(self) -> None:
         """Close and remove the temporary output."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from anonymed.errors import ConfigError
-from anonymed.io.atomic import fsync_dir, output_error
+from anonymed.io.atomic import output_error, write_atomically
 from anonymed.io.base import ReadFailure
 from anonymed.runner.shardfile import file_digest
 
@@ -201,17 +200,7 @@ class Manifest:
         """Replace the manifest by its header and the verified entries (atomically)."""
         lines = [json.dumps({"anonymed_manifest": VERSION, "run": self.run})]
         lines += [json.dumps(self.finished[i].to_json()) for i in sorted(self.finished)]
-        fd, name = tempfile.mkstemp(dir=self.workdir, prefix=f".{MANIFEST}.", suffix=".tmp")
-        try:
-            with open(fd, "w", encoding="utf-8") as handle:
-                handle.write("\n".join(lines) + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(name, self.path)
-        except OSError as exc:
-            Path(name).unlink(missing_ok=True)
-            raise output_error(self.path, exc) from None
-        fsync_dir(self.workdir)
+        write_atomically(self.path, "\n".join(lines) + "\n")  # owner-only, as every work file
 
     def add(self, result: ShardResult) -> None:
         """Record a finished shard (its file must already be in place): append one line and fsync."""

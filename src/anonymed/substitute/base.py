@@ -77,6 +77,11 @@ class Operator(ABC, Generic[P]):
         """
         return True
 
+    def fell_back(self, span: Span, context: Context) -> bool:
+        """Whether ``span``'s surrogate came from this operator's fallback operator, not from itself (a DP
+        operator's unreadable value or unknown place); the run summary counts it as ``fallback``."""
+        return False
+
     @abstractmethod
     def operate(self, span: Span, context: Context) -> str:
         """The surrogate text for ``span``."""

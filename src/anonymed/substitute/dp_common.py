@@ -57,6 +57,13 @@ class DPOperator(Operator[DPP]):
         state = self._state(context)
         return state is None or (span.start, span.end) not in state.entries
 
+    def fell_back(self, span: Span, context: Context) -> bool:
+        """True for the spans ``prepare`` left to the fallback (the privacy report's ``fallbacks``)."""
+        state = self._state(context)
+        return state is not None and any(
+            s.start == span.start and s.end == span.end for s in state.fallback_spans
+        )
+
     def validate(self) -> None:
         """Check epsilon and that the fallback names another, non-DP operator."""
         super().validate()

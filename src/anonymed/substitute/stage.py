@@ -16,8 +16,9 @@ from anonymed.substitute.context import ValueStreams
 from anonymed.substitute.invariant import fold, leaks, safe_surrogate
 from anonymed.substitute.privacy import PrivacyLedger
 
-#: outcomes of a span in the run summary: surrogate written; stage fallback after a leaking surrogate;
-#: value kept on purpose (``keep``, a year under Safe Harbor); DP draw equal to the original
+#: outcomes of a span in the run summary: surrogate written; surrogate of a fallback (the operator's own
+#: fallback operator, ``Operator.fell_back``, or the stage's after a leaking surrogate); value kept on purpose
+#: (``keep``, a year under Safe Harbor); DP draw equal to the original
 REPLACED: Final = "replaced"
 FALLBACK: Final = "fallback"
 KEPT: Final = "kept"
@@ -75,7 +76,7 @@ class Substituter:
         """The span's surrogate, checked against the invariant; its outcome is counted in ``counts``."""
         operator = self.operator_for(span)
         surrogate = operator.operate(span, context)
-        outcome = REPLACED
+        outcome = FALLBACK if operator.fell_back(span, context) else REPLACED
         if operator.promises_change(span, context):
             if leaks(surrogate, span.text):
                 surrogate = safe_surrogate(span.text, context.value_rng(span))

@@ -57,8 +57,13 @@ def substitution_summary(counters: Mapping[str, int]) -> dict[str, Any]:
             continue
         by_label[count.label][count.operator][count.outcome] = count.count
         totals[count.outcome] = totals.get(count.outcome, 0) + count.count
-    dp_values = sum(
-        sum(outcomes.values()) for ops in by_label.values() for name, outcomes in ops.items() if _is_dp(name)
+    dp_values = sum(  # values drawn by a DP mechanism: not those its fallback operator wrote
+        count
+        for ops in by_label.values()
+        for name, outcomes in ops.items()
+        if _is_dp(name)
+        for outcome, count in outcomes.items()
+        if outcome != FALLBACK
     )
     return {
         "by_label": {
