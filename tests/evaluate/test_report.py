@@ -13,6 +13,7 @@ from anonymed.cli import evaluate_app as app
 from anonymed.document import Document
 from anonymed.errors import ConfigError
 from anonymed.evaluate.methods import Detections, build_method
+from anonymed.evaluate.report import Evaluation
 from anonymed.evaluate.report_config import RESOURCES, from_mapping, load_config, resolve
 from anonymed.methods import sentences as sentences_module
 
@@ -121,6 +122,7 @@ def test_tiny_report_builds_every_section_and_file(
     assert anonymity["none"]["macro"]["lr"] == 0.0  # the untouched notes leak everything
     assert anonymity["words-5"]["macro"]["smr"] == 1.0  # every word replaced
     assert "detection" in anonymity["replace"] and "detection" not in anonymity["words-5"]
+    assert data["anonymity"]["trained_on_gold"] == {}  # the tiny notes are no model's training notes
     assert set(data["retention"]["methods"]) == {"replace", "words-5"}
     assert data["extrinsic"]["degrees"] == {"words-5": "5"}
     assert set(data["intrinsic"]["settings"]) == {"original", "words-5"}
@@ -202,3 +204,20 @@ def test_replace_detects_once_and_substitutes_per_seed() -> None:
     assert first.output == again.output
     assert first.spans == other.spans
     assert "John Smith" not in (first.output or "")
+
+
+def test_anonymity_on_the_shipped_models_training_notes_says_so() -> None:
+    config = from_mapping(
+        {
+            "report": {"methods": ["words:5"]},
+            "anonymity": {
+                "corpus": "resource:training/physionet_deid",
+                "format": "physionet-deid",
+                "limit": 3,
+            },
+        }
+    )
+    evaluation = Evaluation(config)
+    section = evaluation.anonymity()
+    assert section["trained_on_gold"] == {"tagger-en": 3}
+    assert any("3 of 3 notes are training notes" in note for note in evaluation.notes)

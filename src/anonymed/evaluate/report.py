@@ -27,6 +27,7 @@ from anonymed.evaluate.extrinsic import evaluate_extrinsic
 from anonymed.evaluate.intrinsic import evaluate_corpus, load_benchmarks, summarise_runs
 from anonymed.evaluate.methods import Detections, EvaluatedMethod, build_method
 from anonymed.evaluate.mtsamples import load_task
+from anonymed.evaluate.overlap import training_overlaps
 from anonymed.evaluate.report_config import ReportConfig
 from anonymed.evaluate.retention import evaluate_retention
 from anonymed.io.registry import open_reader
@@ -110,6 +111,13 @@ class Evaluation:
         if section.limit:
             docs = docs[: section.limit]
         failed = len(records) - sum(isinstance(r, Document) for r in records)
+        trained_on = {found.model.name: len(found.ids) for found in training_overlaps(docs)}
+        for model, count in trained_on.items():
+            self.notes.append(
+                f"anonymity: {count} of {len(docs)} notes are training notes of the shipped model "
+                f"{model!r}: the detection-based rows (replace, hybrid) measure memory there, "
+                "not detection on unseen notes"
+            )
         results: dict[str, Any] = {
             "none": evaluate_anonymity(((d, d.text) for d in docs), section.params).to_json()
         }
@@ -127,6 +135,7 @@ class Evaluation:
             "documents": len(docs),
             "read_failures": failed,
             "entities": sum(len(d.gold) for d in docs),
+            "trained_on_gold": trained_on,
             "methods": results,
         }
 

@@ -151,6 +151,7 @@ class DateShiftOperator(Operator[DateShiftParams]):
             if value is None:  # a date-shaped piece that is no real date: a real one in its layout
                 return random_fields(context.streams.for_span(_piece_span(span, piece)), accept, base)
             value = with_year(value, year) if year is not None and not _year_shared(pieces, index) else value
+            value = _after_range_start(pieces, index, value, year)
             value = birth_in_past(value, born) if span.subtype == "birth" else value
             if implies_over89(value, value.quantity, born):
                 return aggregate(value.parts, marker)
@@ -248,6 +249,18 @@ def _piece_span(span: Span, piece: Piece) -> Span:
     """The piece as a span of its own (its value stream: equal pieces get equal dates)."""
     text = span.text[piece.start : piece.end]
     return Span(span.start + piece.start, span.start + piece.end, span.label, text, subtype=span.subtype)
+
+
+def _after_range_start(pieces: Sequence[Piece], index: int, value: Temporal, year: int | None) -> Temporal:
+    """A yearless date ending a range, read before the range's start ("12/31-1/1"), is in the next year."""
+    start = pieces[index - 1].value if index > 0 and pieces[index - 1].range_start else None
+    if start is None or start.kind is not Kind.DATE or value.kind is not Kind.DATE or has_year(value):
+        return value
+    if year is not None and not _year_shared(pieces, index - 1):
+        start = with_year(start, year)
+    if start.quantity <= value.quantity:
+        return value
+    return with_year(value, dt.date.fromordinal(int(value.quantity)).year + 1)
 
 
 def _year_shared(pieces: Sequence[Piece], index: int) -> bool:
