@@ -136,12 +136,22 @@ def _train_fold(
     return root / "ensemble"
 
 
+def _decode(pairs: list[str]) -> dict[str, bool | float]:
+    """Tagger decoding overrides from KEY=VALUE pairs (``propagate=false``, ``propagate_above=0.7``)."""
+    overrides: dict[str, bool | float] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        flags = {"true": True, "false": False}
+        overrides[key] = flags[value.lower()] if value.lower() in flags else float(value)
+    return overrides
+
+
 def _detectors(args: argparse.Namespace, folder: Path) -> dict[str, list[Detector]]:
     """Each variant's detectors; the tagger reads the fold's model."""
     rules = [build_detector("patterns"), build_detector("lexicons"), build_detector("contexts")]
     variants: dict[str, list[Detector]] = {"patterns+lexicons": rules[:2]}
     for t in args.thresholds:
-        tagger = build_detector("tagger", {"threshold": t, "model": str(folder)})
+        tagger = build_detector("tagger", {"threshold": t, "model": str(folder), **_decode(args.decode)})
         variants[f"tagger@{t}"] = [tagger]
         named = {"tagger": tagger, "patterns": rules[0], "lexicons": rules[1], "contexts": rules[2]}
         variants[f"default@{t}"] = [named[name] for name in DEFAULT_DETECTORS]
@@ -218,6 +228,13 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=8, help="CNN training epochs")
     parser.add_argument("--hidden", type=int, default=128, help="CNN width")
     parser.add_argument("--cnn-weight", type=float, default=0.5, help="the CNN's weight in the ensemble")
+    parser.add_argument(
+        "--decode",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a tagger decoding parameter, e.g. propagate=false or initials=false (repeatable)",
+    )
     parser.add_argument("--errors", type=Path, default=None, help="write the default's errors by family")
     parser.add_argument("--out", type=Path, default=None, help="write the full reports as JSON here")
     args = parser.parse_args()
