@@ -26,7 +26,7 @@ clinical English, not names of any corpus.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import ClassVar, Final
 
 from anonymed.detect.base import Detector, DetectorParams
@@ -377,13 +377,18 @@ class _Rules:
             start += 1
         if start == verb + 1 or start >= len(self.tokens) or self.tokens[start - 1].newline:
             return
+        stop = self._joined_run(start, 2, self._town_word)
+        if stop > start:
+            yield (start, stop, Label.LOCATION, "city", "residence")
+
+    def _joined_run(self, start: int, most: int, word: Callable[[int], bool]) -> int:
+        """End of a run of at most ``most`` tokens from ``start`` passing ``word``, each joined onward."""
         stop = start
-        while stop < len(self.tokens) and stop - start < 2 and self._town_word(stop):
+        while stop < len(self.tokens) and stop - start < most and word(stop):
             stop += 1
             if not self.joined(stop - 1):
                 break
-        if stop > start:
-            yield (start, stop, Label.LOCATION, "city", "residence")
+        return stop
 
     def _town_word(self, i: int) -> bool:
         """A word of a town's name: no common word, four letters or more (five in lower case)."""
@@ -431,11 +436,7 @@ class _Rules:
         if sandwich:
             yield (i, sandwich, Label.LOCATION, "hospital", "institution")
             return
-        stop = end
-        while stop < len(self.tokens) and stop - end < 3 and self._place_word(stop):
-            stop += 1
-            if not self.joined(stop - 1):
-                break
+        stop = self._joined_run(end, 3, self._place_word)
         if stop == end:
             return
         first = self.tokens[end]
