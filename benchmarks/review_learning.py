@@ -31,7 +31,8 @@ from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import DEFAULT_DETECTORS, build_detector
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
-from anonymed.evaluate.detection import DetectionReport, evaluate_detection
+from anonymed.evaluate.detection import evaluate_detection
+from anonymed.review.learning import detection_scores
 from anonymed.train.recipe import (
     RecognizerRecipe,
     dev_documents,
@@ -89,15 +90,6 @@ def _predict(folder: Path, test: list[Document], preds: dict[str, Pairs]) -> Non
             preds.setdefault(name, []).append((doc, merge_spans(doc.text, found)))
 
 
-def _figures(report: DetectionReport) -> dict[str, Any]:
-    rows = {"overall": report.overall, **{r.key: r for r in report.by_label}}
-    return {
-        key: {"recall": row.tokens.recall, "precision": row.tokens.precision, "support": row.tokens.support}
-        for key, row in rows.items()
-        if row.tokens.support or key == "overall"
-    }
-
-
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
@@ -142,7 +134,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         sizes.append({"fold": k, "base": len(base), "extra": len(extra), "test": len(test)})
         print(f"fold {k}: {sizes[-1]} ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     result = {
-        phase: {name: _figures(evaluate_detection(pairs)) for name, pairs in by_variant.items()}
+        phase: {name: detection_scores(evaluate_detection(pairs)) for name, pairs in by_variant.items()}
         for phase, by_variant in preds.items()
     }
     print(table(result))

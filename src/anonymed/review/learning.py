@@ -69,7 +69,8 @@ def _config(detection: dict[str, Any], model: Path, alone: bool) -> PipelineConf
     )
 
 
-def _scores(report: DetectionReport) -> dict[str, Any]:
+def detection_scores(report: DetectionReport) -> dict[str, Any]:
+    """Token recall, precision and support, overall and per label with gold support."""
     rows = {"overall": report.overall, **{row.key: row for row in report.by_label}}
     return {
         key: {"recall": row.tokens.recall, "precision": row.tokens.precision, "support": row.tokens.support}
@@ -80,7 +81,7 @@ def _scores(report: DetectionReport) -> dict[str, Any]:
 
 def _score(docs: Sequence[Document], config: PipelineConfig) -> dict[str, Any]:
     pipeline = Pipeline(config)
-    return _scores(evaluate_detection((doc, pipeline.detect(doc).spans) for doc in docs))
+    return detection_scores(evaluate_detection((doc, pipeline.detect(doc).spans) for doc in docs))
 
 
 def before_after(
