@@ -52,6 +52,45 @@ def test_eponyms_devices_drugs_and_colours_are_no_names(text: str, tagged: dict[
 
 
 @pytest.mark.parametrize(
+    ("text", "tagged"),
+    [
+        ("a Deaver retractor was placed", {"Deaver": "LOCATION"}),  # surgical instruments and materials
+        ("closed with a Kessler-type stitch", {"Kessler": "NAME"}),
+        ("the Cobb elevator freed the muscle", {"Cobb": "NAME"}),
+        ("down to Camper's fascia", {"Camper": "LOCATION"}),
+        ("a Jackson-Pratt drain was left", {"Jackson": "LOCATION"}),  # two eponyms joined by a hyphen
+        ("a large Hill-Sachs lesion", {"Hill": "NAME", "Sachs": "NAME"}),
+        ("a Terumo hydrophilic wire was advanced", {"Terumo": "LOCATION"}),  # one modifier between
+        ("status post Whipple pancreaticoduodenectomy", {"Whipple": "NAME"}),  # a procedure by its suffix
+        ("underwent Nissen fundoplication in 2010", {"Nissen": "NAME"}),
+        ("under general anesthesia", {"general": "LOCATION"}),
+        ("Norco one tablet every 4 hours as needed", {"Norco": "LOCATION"}),  # tablets: a drug
+        ("Flexeril 2 tabs at night", {"Flexeril": "NAME"}),
+    ],
+)
+def test_surgical_eponyms_procedures_and_drugs_are_no_names_or_places(
+    text: str, tagged: dict[str, str]
+) -> None:
+    assert pruned(text, tagged) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "kept"),
+    [
+        ("discharged in good condition", {"good": "LOCATION"}, []),  # lower-case common words alone
+        ("past medical history of asthma", {"medical": "LOCATION"}, []),
+        ("lives in boston with wife", {"boston": "LOCATION"}, ["boston"]),  # common, but a city
+        ("lives in framingham with wife", {"framingham": "LOCATION"}, ["framingham"]),  # not common
+        ("transferred from General today", {"General": "LOCATION"}, ["General"]),  # capitalised
+    ],
+)
+def test_lower_case_common_words_alone_are_no_places(
+    text: str, tagged: dict[str, str], kept: list[str]
+) -> None:
+    assert pruned(text, tagged) == kept
+
+
+@pytest.mark.parametrize(
     ("text", "tagged", "kept"),
     [
         (
@@ -79,6 +118,9 @@ def test_words_glued_onto_a_span_are_cut_off(text: str, tagged: dict[str, str], 
         ("Called Mary Brown at home", {"Mary": "NAME", "Brown": "NAME"}),  # a colour that is a surname
         ("Douglas visited with his wife", {"Douglas": "NAME"}),
         ("Lasix given by Anna 40 minutes ago", {"Anna": "NAME"}),  # minutes are no dose
+        ("Spoke with Jones today, drain out", {"Jones": "NAME"}),  # no clinical noun right after
+        ("Discussed with Baker. Drain removed", {"Baker": "NAME"}),  # another sentence
+        ("Wife Ann at bedside, tube feeds on", {"Ann": "NAME"}),
     ],
 )
 def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:

@@ -2,9 +2,12 @@
 
 - role, kin and title words alone are not names ("Patient", "SON", "Dr"), and such words, function words
   and credentials at the edge of a tagged name are not part of it ("REHAB OR", "Smith MD");
-- an eponym names a sign, a device or a body part when a clinical noun follows it or "of" ties it to one
-  ("Kussmaul breathing", "Swan catheter", "pouch of Douglas", "Foley");
-- a word followed by a dose is a drug ("Lasix 40 mg");
+- an eponym names a sign, a device or a body part when a clinical noun follows it (after a possessive, a
+  second hyphenated eponym or one lower-case modifier) or "of" ties it to one ("Kussmaul breathing", "Swan
+  catheter", "Jackson-Pratt drain", "Deaver retractor", "pouch of Douglas", "Foley"), and a procedure when a
+  surgical word follows ("Whipple pancreaticoduodenectomy", "Nissen fundoplication");
+- lower-case common words alone are no place unless together they name a city ("good", "medical");
+- a word followed by a dose is a drug ("Lasix 40 mg", "Norco one tablet");
 - colours and clinical words that are never names alone ("orange", "Kussmaul") are not names without a
   title before them.
 
@@ -18,7 +21,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, UNITS
-from anonymed.detect.lexicons.resources import region_keys
+from anonymed.detect.lexicons.detector import LexiconParams
+from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_keys
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold, word_set
 
@@ -51,7 +55,15 @@ EPONYM_HEADS: Final = word_set(
     "operation repair stocking stockings boots boot pump pumps filter stent splint brace bed chair lift "
     "dressing needle port ports monitor graft fistula valve valves clamp tray balloon lead leads "
     "sheath introducer device devices shunt tracing ring formula solution drops tear tears ointment oint "
-    "cream lotion ale beer juice tea"
+    "cream lotion ale beer juice tea retractor retractors curette curettes elevator elevators forceps "
+    "hook hooks stitch stitches suture sutures plate plates screw screws nail nails wire wires bar bars "
+    "frame holder headrest gag speculum dilator dilators cannula fascia lesion fracture palsy cyst ulcer "
+    "contracture deformity incision approach technique flap anesthesia anesthetic table"
+)
+#: surgical procedures ("Whipple pancreaticoduodenectomy", "Nissen fundoplication"): a capitalised word
+#: before one names the procedure, not a person
+_PROCEDURE: Final = re.compile(
+    r"[a-z]{3,}(?:ectomy|ectomies|otomy|otomies|ostomy|ostomies|plasty|pexy|rrhaphy|plication)"
 )
 #: words before "of X" that make X an eponym ("pouch of Douglas", "circle of Willis", "loop of Henle")
 EPONYM_OF: Final = word_set("pouch circle loop canal duct ligament triangle space sign test island tetralogy")
@@ -74,8 +86,10 @@ _UNIVERSITY: Final = word_set("u univ university holy sacred mount mt")
 _TITLES: Final = word_set("dr drs doctor mr mrs ms miss mister prof rabbi father rev reverend")
 #: a dose after a word makes it a drug: "Lasix 40 mg", "Levophed 0.1 mcg", "Haldol 2mg"
 _DOSE: Final = re.compile(
-    r"[ \t]*\d+(?:[.,]\d+)?(?:-\d+(?:[.,]\d+)?)?[ \t]*"
-    r"(?:mg|mcg|g|gm|units?|u|ml|cc|meq|mmol|mcg/kg|mg/kg|mg/hr|mcg/min|mm|cm|fr|french|l|lpm)\b",
+    r"[ \t]*(?:\d+(?:[.,]\d+)?(?:-\d+(?:[.,]\d+)?)?[ \t]*"
+    r"(?:mg|mcg|g|gm|units?|u|ml|cc|meq|mmol|mcg/kg|mg/kg|mg/hr|mcg/min|mm|cm|fr|french|l|lpm)"
+    r"|(?:\d+(?:/\d+)?|one|two|three|half|1/2)[ \t]+"
+    r"(?:tabs?|tablets?|caps?|capsules?|puffs?|pills?|drops?))\b",
     re.I,
 )
 
@@ -170,11 +184,25 @@ def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int
         return not any(len(key) == 5 for key in keys)  # a street number goes with its street; a ZIP stays
     if keys[0] in _UNIVERSITY or _tail_after(tokens, last):
         return False  # "U Iowa scale", "Iowa Rehab", "Holy Redeemer": an institution's name
+    if _common_lower_case(tokens, keys, first, last):
+        return True  # "in good condition", "past medical history" (but "lives in boston": a city)
     if keys == [keys[0]] and keys[0] in _PLACE_FRAGMENTS:
         return True
     if " ".join(keys) in region_keys() and not _zip_after(tokens, last):
         return True  # HIPAA Safe Harbor lets states and countries stay
-    return all(key in NEVER_ALONE for key in keys) or _eponym_of(tokens, first) or _head_after(tokens, last)
+    if all(key in NEVER_ALONE for key in keys) or _eponym_of(tokens, first) or _head_after(tokens, last):
+        return True
+    return _DOSE.match(text, tokens[last].end) is not None  # a drug: "Norco one tablet p.o."
+
+
+def _common_lower_case(tokens: Sequence[TaggerToken], keys: list[str], first: int, last: int) -> bool:
+    """Whether the run is lower-case common English words that together name no city, state or country."""
+    if not all(tokens[i].text.islower() for i in range(first, last + 1)):
+        return False
+    if not all(name_lists().is_common(key, "en") for key in keys):
+        return False
+    places = gazetteer(LexiconParams().min_city_population).candidates(keys[0])
+    return not any(place_keys == tuple(keys) for place_keys, _ in places)
 
 
 def _tail_after(tokens: Sequence[TaggerToken], last: int) -> bool:
@@ -191,13 +219,30 @@ def _zip_after(tokens: Sequence[TaggerToken], last: int) -> bool:
 
 
 def _head_after(tokens: Sequence[TaggerToken], last: int) -> bool:
-    """Whether a clinical noun follows right after ("Swan catheter", "Murphy's sign")."""
-    after = tokens[last + 1] if last + 1 < len(tokens) else None
-    if after is None or after.newline_before or after.before not in ("", "'", "’", "-"):
+    """Whether a clinical noun follows ("Swan catheter", "Murphy's sign", "Jackson-Pratt drain", "Asahi soft
+    wire", "Whipple procedure", "Nissen fundoplication")."""
+    end = last  # the eponym's last token
+    if _joined(tokens, end + 1, ("'", "’")) and fold(tokens[end + 1].text) == "s":
+        end += 1  # a possessive: "Murphy's sign"
+    elif _joined(tokens, end + 1, ("-",)) and tokens[end + 1].text[:1].isupper():
+        end += 1  # a second eponym: "Jackson-Pratt drain", "Hill-Sachs lesion"
+    if not _joined(tokens, end + 1, ("", "-")):
         return False
-    if fold(after.text) == "s":
-        return last + 2 < len(tokens) and _head(tokens[last + 2])
-    return fold(after.text) in EPONYM_HEADS
+    if _head(tokens[end + 1]):
+        return True
+    modifier = tokens[end + 1].text  # one lower-case word between: "Asahi soft wire"
+    return (
+        modifier.isalpha()
+        and modifier.islower()
+        and fold(modifier) not in EDGE_WORDS
+        and _joined(tokens, end + 2, ("", "-"))
+        and _head(tokens[end + 2])
+    )
+
+
+def _joined(tokens: Sequence[TaggerToken], index: int, gaps: tuple[str, ...]) -> bool:
+    """Whether token ``index`` exists and follows the previous one on the same line across one of ``gaps``."""
+    return index < len(tokens) and not tokens[index].newline_before and tokens[index].before in gaps
 
 
 def _runs(tokens: Sequence[TaggerToken], labels: Sequence[str], name: str) -> list[tuple[int, int]]:
@@ -235,4 +280,5 @@ def _eponym_of(tokens: Sequence[TaggerToken], first: int) -> bool:
 
 
 def _head(token: TaggerToken) -> bool:
-    return not token.newline_before and fold(token.text) in EPONYM_HEADS
+    key = fold(token.text)
+    return not token.newline_before and (key in EPONYM_HEADS or _PROCEDURE.fullmatch(key) is not None)
