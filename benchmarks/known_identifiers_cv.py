@@ -3,6 +3,7 @@
     python benchmarks/known_identifiers_cv.py --folds 5 --out known_cv.json [--models DIR] [--data ROOT]
     python benchmarks/known_identifiers_cv.py --shipped     # the shipped tagger (trained on these notes)
     python benchmarks/known_identifiers_cv.py --models DIR --allow allow.txt   # one more row: + an allow list
+    python benchmarks/known_identifiers_cv.py --models DIR --false-positive-words 20   # + the commonest words
 
 This measures the site-configuration feature in a hospital that has such records, not the model. A stand-in
 for the patient registry: each patient's own names and relatives' names are taken from the gold annotations
@@ -16,6 +17,9 @@ roster, with both, and the known detector alone (known identifiers and roster, n
 ``--allow FILE`` (an allow list in the contract's format), one more row: both, with that allow list.
 Reported: token recall per name category (gold tokens found by a prediction of any label), token
 precision over all labels, and detection time relative to the baseline row, measured in the same run.
+With ``--false-positive-words N``, also each row's false-positive tokens (predicted, not gold-positive: the
+precision's spurious tokens) counted by word, case-folded: the N commonest words and their counts (words
+only, never the text around them).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import json
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +42,7 @@ from anonymed.detect.lists import TermLists, read_lists
 from anonymed.detect.tokens import tokenize
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
+from anonymed.evaluate.tokens import TokenIndex
 from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
 from anonymed.train.recipe import (
@@ -128,6 +133,17 @@ def detect(
     return out, time.perf_counter() - started
 
 
+def false_positive_words(pairs: Iterable[tuple[Document, Sequence[Span]]]) -> Counter[str]:
+    """The predicted tokens that no gold span touches (the report's spurious tokens), counted by word
+    (case-folded)."""
+    counts: Counter[str] = Counter()
+    for doc, spans in pairs:
+        index = TokenIndex.of(doc.text)
+        for i in index.positives(spans) - index.positives(doc.gold):
+            counts[doc.text[index.starts[i] : index.ends[i]].casefold()] += 1
+    return counts
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """The reports of every row over all folds' test notes."""
     recipe = RecognizerRecipe("en", data=args.data)
@@ -165,6 +181,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     print(f"\nPhysioNet development notes, {len(dev)} notes, {args.folds} patient-level folds, "
           f"{'shipped tagger' if args.shipped else 'tagger trained per fold'}\n")  # fmt: skip
     print(table)
+    words: dict[str, dict[str, Any]] = {}
+    if args.false_positive_words:
+        for row in rows:
+            counts = false_positive_words(pairs[row])
+            top = counts.most_common(args.false_positive_words)
+            words[row] = {"total": counts.total(), "top": top}
+            print(f"\n{row}: {counts.total()} false-positive tokens; commonest: "
+                  + ", ".join(f"{word} {n}" for word, n in top))  # fmt: skip
     return {
         "notes": len(dev),
         "patients_with_known_names": len(known),
@@ -176,6 +200,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "seconds": {row: round(s, 2) for row, s in seconds.items()},
         "reports": {row: report.to_json() for row, report in reports.items()},
         "table": table,
+        **({"false_positive_words": words} if words else {}),
     }
 
 
@@ -211,6 +236,10 @@ def main() -> None:
     parser.add_argument("--models", type=Path, default=None, help="keep (and reuse) each fold's model here")
     parser.add_argument("--allow", type=Path, default=None, help="an allow list for one more row")
     parser.add_argument("--out", type=Path, default=None, help="write the reports as JSON here")
+    parser.add_argument(
+        "--false-positive-words", type=int, default=0, metavar="N",
+        help="also count each row's false-positive tokens by word and report the N commonest",
+    )  # fmt: skip
     args = parser.parse_args()
     result = run(args)
     if args.out is not None:

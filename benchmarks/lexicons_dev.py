@@ -1,24 +1,37 @@
 """Token-level recall/precision and speed of the lexicon detector on the development splits.
 
     python benchmarks/lexicons_dev.py --data DATA [--min-city-population 15000] [--high-recall]
+    python benchmarks/lexicons_dev.py --data DATA --stoplist mtsamples|wordfreq|both|none|shipped
 
 Reads the PhysioNet deid (id.text + id-phi.phrase) and EDS-pseudo (dev.jsonl) files directly. A gold token
 is an alphanumeric run inside a gold span; it is found when a predicted span of the matching label (NAME for
 names, LOCATION for places) covers it. Precision counts predicted tokens of a label that fall in gold spans
 of that label's categories (strict) or in any gold PHI span (lenient).
+
+``--stoplist`` compares common-word lists (a listed name that is a common word needs context): ``shipped``
+(default) reads the package's lists; the others are built in memory by ``scripts/build_lexicons.py``'s own
+functions, as ``--stoplist`` of that script would build them (``both`` is how the shipped lists are made),
+from the MTSamples CSV and the French MTSamples folder (default DATA/mtsamples/mtsamples.csv and
+DATA/mtsamples_fr, read for ``mtsamples`` and ``both``; wordfreq 3.1.1 and names 0.3.0 installed). The name
+lists stay the shipped ones.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
+import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from unittest import mock
 
+from anonymed.detect.lexicons import resources
 from anonymed.detect.lexicons.detector import LexiconDetector, LexiconParams
 from anonymed.document import Document, Span
 from anonymed.labels import Label
@@ -27,6 +40,8 @@ _TOKEN = re.compile(r"[^\W_]+")
 _RECORD = re.compile(r"START_OF_RECORD=(\d+)\|\|\|\|(\d+)\|\|\|\|\n(.*?)\|\|\|\|END_OF_RECORD", re.S)
 NAME_CATEGORIES = {"HCPName", "RelativeProxyName", "PTName", "PTNameInitial", "NOM", "PRENOM"}
 PLACE_CATEGORIES = {"Location", "VILLE", "ADRESSE", "ADDRESSE", "HOPITAL"}
+BUILD_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "build_lexicons.py"
+STOPLISTS = ("shipped", "mtsamples", "wordfreq", "both", "none")
 
 
 @dataclass(frozen=True)
@@ -56,6 +71,43 @@ def eds(path: Path) -> Iterator[tuple[Document, list[Gold]]]:
         record = json.loads(line)
         gold = [Gold(e["start"], e["end"], e["label"]) for e in record["entities"]]
         yield Document(record["note_id"], record["note_text"], {"lang": "fr"}), gold
+
+
+def build_script() -> ModuleType:
+    """``scripts/build_lexicons.py`` as a module (the script is no package)."""
+    spec = importlib.util.spec_from_file_location("build_lexicons", BUILD_SCRIPT)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {BUILD_SCRIPT}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)
+    spec.loader.exec_module(sys.modules[spec.name])
+    return sys.modules[spec.name]
+
+
+def build_stoplist(stoplist: str, mtsamples: Path, mtsamples_fr: Path) -> dict[str, set[str]]:
+    """The common words per language that ``build_lexicons.py --stoplist STOPLIST`` would write."""
+    build = build_script()
+    _, _, shares = build.all_names()
+    common: dict[str, set[str]] = build.common_words(stoplist, mtsamples, mtsamples_fr, shares)
+    return common
+
+
+def use_common_words(common: Mapping[str, Iterable[str]]) -> resources.NameLists:
+    """Make the process's shared name lists (``resources.name_lists``, read once and cached) hold ``common``
+    as the common words of each language; the first and last names stay the shipped ones."""
+    wanted = {lang: frozenset(words) for lang, words in common.items()}
+    read = resources._read_list
+
+    def read_list(name: str) -> frozenset[str]:
+        lang = name.removeprefix("common_").removesuffix(".txt.gz")
+        return wanted[lang] if name.startswith("common_") and lang in wanted else read(name)
+
+    resources.name_lists.cache_clear()
+    with mock.patch.object(resources, "_read_list", read_list):
+        lists = resources.name_lists()
+    if any(lists.common.get(lang) != words for lang, words in wanted.items()):
+        raise RuntimeError("the common-word lists were not swapped")
+    return lists
 
 
 def _tokens(text: str, start: int, end: int) -> set[tuple[int, int]]:
@@ -120,7 +172,27 @@ def main() -> None:
     )
     parser.add_argument("--min-city-population", type=int, default=LexiconParams.min_city_population)
     parser.add_argument("--high-recall", action="store_true")
+    parser.add_argument("--stoplist", choices=STOPLISTS, default="shipped", help="common-word lists")
+    parser.add_argument("--mtsamples", type=Path, default=None, help="MTSamples CSV (DATA/mtsamples/...)")
+    parser.add_argument(
+        "--mtsamples-fr", type=Path, default=None, help="French MTSamples (DATA/mtsamples_fr)"
+    )
     args = parser.parse_args()
+    shipped = resources.name_lists()
+    if args.stoplist != "shipped":
+        common = build_stoplist(
+            args.stoplist,
+            args.mtsamples or args.data / "mtsamples" / "mtsamples.csv",
+            args.mtsamples_fr or args.data / "mtsamples_fr",
+        )
+        use_common_words(common)
+    lists = resources.name_lists()
+    sizes = ", ".join(
+        f"{lang} {len(words)} (+{len(words - shipped.common[lang])} -{len(shipped.common[lang] - words)} "
+        "against the shipped list)"
+        for lang, words in lists.common.items()
+    )
+    print(f"stoplist: {args.stoplist}; common words: {sizes}")
     params = LexiconParams(min_city_population=args.min_city_population, high_recall=args.high_recall)
     detector = LexiconDetector(params)
     corpora = {

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from anonymed.detect.lexicons.tokens import fold
+from anonymed.detect.tokens import fold
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "anonymed" / "resources" / "lexicons"
 FAKER_EN = ("en_US", "en_GB", "en_IE", "en_NZ")
@@ -221,18 +221,17 @@ def write_list(name: str, words: Iterable[str]) -> int:
     return len(items)
 
 
-def main() -> None:
-    """Build every list and print their sizes."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mtsamples", type=Path, required=True)
-    parser.add_argument("--mtsamples-fr", type=Path, required=True)
-    parser.add_argument("--min-lower", type=int, default=3, help="lower-case uses in MTSamples to be common")
-    parser.add_argument("--min-title", type=int, default=20, help="capitalised uses (eponyms, brands)")
-    parser.add_argument("--stoplist", choices=("mtsamples", "wordfreq", "both"), default="both")
-    parser.add_argument("--min-zipf", type=float, default=3.5)
-    parser.add_argument("--margin", type=float, default=0.8, help="zipf excess over the name's own use")
-    args = parser.parse_args()
+#: the stoplists the build can make: MTSamples' frequent words, wordfreq's, both (shipped), or neither (only
+#: CLINICAL_JARGON, which every choice holds)
+STOPLISTS = ("mtsamples", "wordfreq", "both", "none")
+MIN_LOWER = 3
+MIN_TITLE = 20
+MIN_ZIPF = 3.5
+MARGIN = 0.8
 
+
+def all_names() -> tuple[set[str], set[str], dict[str, dict[str, float]]]:
+    """First names, last names, and per language each name's population share in percent (wordfreq_common)."""
     census_first, census_last = census_names()
     en_first, en_last = faker_names(FAKER_EN)
     fr_first, fr_last = faker_names(FAKER_FR)
@@ -242,23 +241,69 @@ def main() -> None:
     # names without census frequency: treat them as moderately common names
     en_names = {**{k: 0.05 for k in first | last}, **census_last, **census_first}
     fr_names = {**en_names, **{k: 1.0 for k in fr_first | fr_last}}
+    return first, last, {"en": en_names, "fr": fr_names}
 
+
+def common_words(
+    stoplist: str,
+    mtsamples: Path | None,
+    mtsamples_fr: Path | None,
+    shares: dict[str, dict[str, float]],
+    *,
+    min_lower: int = MIN_LOWER,
+    min_title: int = MIN_TITLE,
+    min_zipf: float = MIN_ZIPF,
+    margin: float = MARGIN,
+) -> dict[str, set[str]]:
+    """The common words of English and French for ``stoplist`` (one of ``STOPLISTS``); the MTSamples paths
+    are read only when the stoplist uses them (``shares``: the third item of ``all_names``)."""
+    if stoplist not in STOPLISTS:
+        raise ValueError(f"unknown stoplist {stoplist!r}; expected one of {', '.join(STOPLISTS)}")
     common: dict[str, set[str]] = {"en": set(), "fr": set()}
-    if args.stoplist in ("mtsamples", "both"):
+    if stoplist in ("mtsamples", "both"):
+        if mtsamples is None or mtsamples_fr is None:
+            raise ValueError(f"the stoplist {stoplist!r} needs the English and French MTSamples")
         for lang, (lower, title) in (
-            ("en", mtsamples_counts(args.mtsamples)),
-            ("fr", mtsamples_fr_counts(args.mtsamples_fr)),
+            ("en", mtsamples_counts(mtsamples)),
+            ("fr", mtsamples_fr_counts(mtsamples_fr)),
         ):
-            min_lower = args.min_lower if lang == "en" else max(1, args.min_lower - 1)
-            common[lang] |= {w for w, n in lower.items() if n >= min_lower and _ALPHA.match(w)}
-            common[lang] |= {w for w, n in title.items() if n >= args.min_title and _ALPHA.match(w)}
-    if args.stoplist in ("wordfreq", "both"):
+            least = min_lower if lang == "en" else max(1, min_lower - 1)
+            common[lang] |= {w for w, n in lower.items() if n >= least and _ALPHA.match(w)}
+            common[lang] |= {w for w, n in title.items() if n >= min_title and _ALPHA.match(w)}
+    if stoplist in ("wordfreq", "both"):
         # wordfreq is case-blind: its frequent words include places, which must stay recognisable
         places = place_words()
-        common["en"] |= wordfreq_common("en", 60_000, args.min_zipf, en_names, args.margin) - places
-        common["fr"] |= wordfreq_common("fr", 60_000, args.min_zipf, fr_names, args.margin) - places
-
+        common["en"] |= wordfreq_common("en", 60_000, min_zipf, shares["en"], margin) - places
+        common["fr"] |= wordfreq_common("fr", 60_000, min_zipf, shares["fr"], margin) - places
     common["en"] |= set(CLINICAL_JARGON)
+    return common
+
+
+def main() -> None:
+    """Build every list and print their sizes."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mtsamples", type=Path, required=True)
+    parser.add_argument("--mtsamples-fr", type=Path, required=True)
+    parser.add_argument(
+        "--min-lower", type=int, default=MIN_LOWER, help="lower-case uses in MTSamples to be common"
+    )
+    parser.add_argument("--min-title", type=int, default=MIN_TITLE, help="capitalised uses (eponyms, brands)")
+    parser.add_argument("--stoplist", choices=STOPLISTS, default="both")
+    parser.add_argument("--min-zipf", type=float, default=MIN_ZIPF)
+    parser.add_argument("--margin", type=float, default=MARGIN, help="zipf excess over the name's own use")
+    args = parser.parse_args()
+
+    first, last, shares = all_names()
+    common = common_words(
+        args.stoplist,
+        args.mtsamples,
+        args.mtsamples_fr,
+        shares,
+        min_lower=args.min_lower,
+        min_title=args.min_title,
+        min_zipf=args.min_zipf,
+        margin=args.margin,
+    )
     OUT.mkdir(parents=True, exist_ok=True)
     sizes = {
         "first_names.txt.gz": write_list("first_names.txt.gz", first),
