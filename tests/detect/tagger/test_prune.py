@@ -77,11 +77,14 @@ def test_surgical_eponyms_procedures_and_drugs_are_no_names_or_places(
 @pytest.mark.parametrize(
     ("text", "tagged", "kept"),
     [
-        ("discharged in good condition", {"good": "LOCATION"}, []),  # lower-case common words alone
+        ("he has good strength today", {"good": "LOCATION"}, []),  # lower-case common words alone
+        ("discharged in good condition", {"good": "LOCATION"}, ["good"]),  # after "in": kept, to be safe
         ("past medical history of asthma", {"medical": "LOCATION"}, []),
         ("lives in boston with wife", {"boston": "LOCATION"}, ["boston"]),  # common, but a city
         ("lives in framingham with wife", {"framingham": "LOCATION"}, ["framingham"]),  # not common
         ("transferred from General today", {"General": "LOCATION"}, ["General"]),  # capitalised
+        ("after the meeting at harbor today", {"harbor": "LOCATION"}, ["harbor"]),  # after a locative word
+        ("transferred to mercy this am", {"mercy": "LOCATION"}, ["mercy"]),
     ],
 )
 def test_lower_case_common_words_alone_are_no_places(

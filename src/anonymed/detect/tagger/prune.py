@@ -6,7 +6,8 @@
   second hyphenated eponym or one lower-case modifier) or "of" ties it to one ("Kussmaul breathing", "Swan
   catheter", "Jackson-Pratt drain", "Deaver retractor", "pouch of Douglas", "Foley"), and a procedure when a
   surgical word follows ("Whipple pancreaticoduodenectomy", "Nissen fundoplication");
-- lower-case common words alone are no place unless together they name a city ("good", "medical");
+- lower-case common words alone are no place unless together they name a city or follow a locative word
+  ("good", "medical"; but "at harbor");
 - a word followed by a dose is a drug ("Lasix 40 mg", "Norco one tablet");
 - colours and clinical words that are never names alone ("orange", "Kussmaul") are not names without a
   title before them.
@@ -83,6 +84,8 @@ CONTACT_LABELS: Final = word_set("email e-mail mail phone telephone tel fax cell
 #: the heads of an institution's name ("U Iowa", "Univ of Iowa", "Holy Redeemer"): what follows is no
 #: state alone and no eponym ("Holy Redeemer Vital signs stable")
 _UNIVERSITY: Final = word_set("u univ university holy sacred mount mt")
+#: words after which a lower-case common word may be a place's short name ("transferred to mercy")
+_LOCATIVE: Final = word_set("at from to in into near via")
 _TITLES: Final = word_set("dr drs doctor mr mrs ms miss mister prof rabbi father rev reverend")
 #: a dose after a word makes it a drug: "Lasix 40 mg", "Levophed 0.1 mcg", "Haldol 2mg"
 _DOSE: Final = re.compile(
@@ -196,8 +199,11 @@ def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int
 
 
 def _common_lower_case(tokens: Sequence[TaggerToken], keys: list[str], first: int, last: int) -> bool:
-    """Whether the run is lower-case common English words that together name no city, state or country."""
+    """Whether the run is lower-case common English words that together name no city, state or country, and
+    no locative word comes before it ("meeting at harbor" may be a hospital's short name: kept)."""
     if not all(tokens[i].text.islower() for i in range(first, last + 1)):
+        return False
+    if first > 0 and fold(tokens[first - 1].text) in _LOCATIVE and not tokens[first].newline_before:
         return False
     if not all(name_lists().is_common(key, "en") for key in keys):
         return False
