@@ -6,7 +6,7 @@
    against parsing and re-serialising the same resources with orjson (the floor of any NDJSON tool).
 2. Notes through the FHIR path (``deid-fhir`` on the first ``--notes`` DocumentReferences, with their
    Patients and Practitioners) against the plain-text path (``Pipeline.run`` on the same decoded notes,
-   same configuration): notes per CPU second and the ratio.
+   same configuration): notes per CPU second and the ratio. ``--notes 0`` skips it.
 3. PostgreSQL round trip: a ``--rows`` table of short synthetic notes is written (ADBC), de-identified
    by ``deid-sql`` into a new table, and counted back; rows per second of wall time, with the same round
    trip without detectors (the database and pagination machinery alone) as the baseline. ``--pg-url``
@@ -363,7 +363,9 @@ def main() -> None:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--synthea", type=Path, required=True, help="Synthea bulk export folder")
-    parser.add_argument("--notes", type=int, default=200, help="notes through the FHIR and plain paths")
+    parser.add_argument(
+        "--notes", type=int, default=200, help="notes through the FHIR and plain paths (0: skip)"
+    )
     parser.add_argument(
         "--rows", type=int, default=100_000, help="rows of the PostgreSQL round trip (0: skip)"
     )
@@ -380,7 +382,8 @@ def main() -> None:
         if args.gold:
             gold_leaks(work)
         structured(args.synthea, work)
-        notes_paths(args.synthea, args.notes, work)
+        if args.notes:
+            notes_paths(args.synthea, args.notes, work)
         if args.rows:
             url = args.pg_url
             if url is None:
