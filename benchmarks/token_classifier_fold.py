@@ -7,7 +7,7 @@ r"""One patient-level fold: a MiniLM token classifier against the CRF tagger + p
 Same split as ``tagger_cv.py`` (5 folds grouped by patient, ``recipe.folds``): the fold's notes are the
 test side, the other folds' notes (plus their surrogate-filled copies, as the CRF) the training side.
 Variants: ``transformer`` (the fine-tuned classifier through the ``huggingface`` detector),
-``patterns+tagger`` (the default detection: the fold's CRF at its default threshold + patterns) and
+``patterns+tagger`` (the default detectors with the fold's CRF: its default threshold, its hints) and
 ``union`` (both, merged with ``merge_spans``), and both again with the transformer's spans cut at
 ``--min-scores``. The ``huggingface`` detector reads notes in pieces of at most 500 characters (cut after a
 space; its ``chunk_chars``): the pipeline silently truncates longer input, and its own ``stride`` windows
@@ -30,7 +30,6 @@ from typing import Any
 from anonymed.detect.merge import merge_spans
 from anonymed.detect.plugins import HuggingFaceDetector
 from anonymed.detect.registry import DEFAULT_DETECTORS, build_detector
-from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import evaluate_detection
@@ -50,37 +49,32 @@ from anonymed.train.token_classifier import TokenClassifierParams, TokenClassifi
 Pairs = list[tuple[Document, list[Span]]]
 
 
-def default_cpu(folder: Path, test: list[Document]) -> float:
-    """CPU seconds of the default detectors (the CRF in ``folder`` + patterns, one view per note, as the
-    pipeline runs them) on ``test``, after one warm-up note."""
+def default_spans(folder: Path, test: list[Document]) -> tuple[Pairs, float]:
+    """The default detectors (the CRF in ``folder`` + patterns, one view per note, as the pipeline runs
+    them: the tagger with its hints) on ``test``, and their CPU seconds after one warm-up note."""
     tagger, patterns = build_detector("tagger", {"model": str(folder)}), build_detector("patterns")
     named = {"tagger": tagger, "patterns": patterns}
     detectors = [named[name] for name in DEFAULT_DETECTORS]
     for detector in detectors:
         detector.detect(test[0])
+    pairs: Pairs = []
     begun = time.process_time()
     for doc in test:
         view = NoteView(doc)
-        merge_spans(doc.text, [span for detector in detectors for span in view.spans_of(detector)])
-    return time.process_time() - begun
+        found = [span for detector in detectors for span in view.spans_of(detector)]
+        pairs.append((doc, merge_spans(doc.text, found)))
+    return pairs, time.process_time() - begun
 
 
 def crf_spans(
     recipe: RecognizerRecipe, docs: list[Document], test: list[Document], wiki: Any
 ) -> tuple[Pairs, float]:
-    """The fold's CRF (trained as tagger_cv trains it) + patterns on the test notes, and the CPU seconds of
-    the default detectors with this CRF on them (``default_cpu``)."""
-    patterns = build_detector("patterns", {})
-    tagger = TaggerDetector(TaggerParams())
+    """The fold's CRF (trained as tagger_cv trains it) in the default detectors on the test notes, and their
+    CPU seconds (``default_spans``)."""
     with tempfile.TemporaryDirectory() as tmp:
         lexicons = recipe_lexicons(recipe, wiki)
-        model = train_with_recipe(recipe, docs, lexicons, Path(tmp), clusters=recipe_clusters(recipe))
-        pairs = []
-        for doc in test:
-            tokens, marginals = model.marginals(doc)
-            spans = tagger.decode(doc.text, tokens, marginals, lang=doc.lang)
-            pairs.append((doc, merge_spans(doc.text, [*patterns.detect(doc), *spans])))
-        return pairs, default_cpu(Path(tmp), test)
+        train_with_recipe(recipe, docs, lexicons, Path(tmp), clusters=recipe_clusters(recipe))
+        return default_spans(Path(tmp), test)
 
 
 def scores(pairs: Pairs) -> dict[str, Any]:
