@@ -7,12 +7,14 @@ r"""One patient-level fold: a MiniLM token classifier against the CRF tagger + p
 Same split as ``tagger_cv.py`` (5 folds grouped by patient, ``recipe.folds``): the fold's notes are the
 test side, the other folds' notes (plus their surrogate-filled copies, as the CRF) the training side.
 Variants: ``transformer`` (the fine-tuned classifier through the ``huggingface`` detector),
-``patterns+tagger`` (the default detection: the fold's CRF at its default threshold + patterns) and
+``patterns+tagger`` (the default detectors with the fold's CRF: its default threshold, its hints) and
 ``union`` (both, merged with ``merge_spans``), and both again with the transformer's spans cut at
 ``--min-scores``. The ``huggingface`` detector reads notes in pieces of at most 500 characters (cut after a
 space; its ``chunk_chars``): the pipeline silently truncates longer input, and its own ``stride`` windows
 misplace entities of later windows (seen with transformers 5.23). Token recall / precision as
-``anonymed evaluate detection``.
+``anonymed evaluate detection``. Inference speed: CPU seconds (``time.process_time``, ``--threads`` torch
+threads, after one warm-up note) of the transformer's prediction on the test notes, and of the default
+detectors (the fold's CRF + patterns, one view per note as the pipeline runs them) on the same notes.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from typing import Any
 
 from anonymed.detect.merge import merge_spans
 from anonymed.detect.plugins import HuggingFaceDetector
-from anonymed.detect.registry import build_detector
-from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
+from anonymed.detect.registry import DEFAULT_DETECTORS, build_detector
+from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import evaluate_detection
 from anonymed.train.recipe import (
@@ -47,19 +49,32 @@ from anonymed.train.token_classifier import TokenClassifierParams, TokenClassifi
 Pairs = list[tuple[Document, list[Span]]]
 
 
-def crf_spans(recipe: RecognizerRecipe, docs: list[Document], test: list[Document], wiki: Any) -> Pairs:
-    """The fold's CRF (trained as tagger_cv trains it) + patterns on the test notes."""
-    patterns = build_detector("patterns", {})
-    tagger = TaggerDetector(TaggerParams())
+def default_spans(folder: Path, test: list[Document]) -> tuple[Pairs, float]:
+    """The default detectors (the CRF in ``folder`` + patterns, one view per note, as the pipeline runs
+    them: the tagger with its hints) on ``test``, and their CPU seconds after one warm-up note."""
+    tagger, patterns = build_detector("tagger", {"model": str(folder)}), build_detector("patterns")
+    named = {"tagger": tagger, "patterns": patterns}
+    detectors = [named[name] for name in DEFAULT_DETECTORS]
+    for detector in detectors:
+        detector.detect(test[0])
+    pairs: Pairs = []
+    begun = time.process_time()
+    for doc in test:
+        view = NoteView(doc)
+        found = [span for detector in detectors for span in view.spans_of(detector)]
+        pairs.append((doc, merge_spans(doc.text, found)))
+    return pairs, time.process_time() - begun
+
+
+def crf_spans(
+    recipe: RecognizerRecipe, docs: list[Document], test: list[Document], wiki: Any
+) -> tuple[Pairs, float]:
+    """The fold's CRF (trained as tagger_cv trains it) in the default detectors on the test notes, and their
+    CPU seconds (``default_spans``)."""
     with tempfile.TemporaryDirectory() as tmp:
         lexicons = recipe_lexicons(recipe, wiki)
-        model = train_with_recipe(recipe, docs, lexicons, Path(tmp), clusters=recipe_clusters(recipe))
-        pairs = []
-        for doc in test:
-            tokens, marginals = model.marginals(doc)
-            spans = tagger.decode(doc.text, tokens, marginals, lang=doc.lang)
-            pairs.append((doc, merge_spans(doc.text, [*patterns.detect(doc), *spans])))
-    return pairs
+        train_with_recipe(recipe, docs, lexicons, Path(tmp), clusters=recipe_clusters(recipe))
+        return default_spans(Path(tmp), test)
 
 
 def scores(pairs: Pairs) -> dict[str, Any]:
@@ -81,7 +96,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     assert not {d.patient_id for d in train} & {d.patient_id for d in test}, "patient on both sides"
     docs = training_documents(recipe, train, wiki, seed=args.fold)
     started = time.perf_counter()
-    crf = crf_spans(recipe, docs, test, wiki)
+    crf, crf_cpu = crf_spans(recipe, docs, test, wiki)
     crf_seconds = time.perf_counter() - started
     print(f"CRF fold trained and applied in {crf_seconds:.0f} s", file=sys.stderr)
     params = TokenClassifierParams(
@@ -110,10 +125,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         model = AutoModelForTokenClassification.from_pretrained(str(args.model), local_files_only=True)
         tokenizer, steps = AutoTokenizer.from_pretrained(str(args.model), local_files_only=True), None
     train_seconds = time.perf_counter() - started - crf_seconds
+    import torch
+
+    torch.set_num_threads(args.threads)  # a saved model (--model) skips the trainer, which sets it
     detector = HuggingFaceDetector.with_pipeline(token_pipeline(model, tokenizer, stride=None))
+    detector.detect(test[0])
     begun = time.process_time()
     transformer = [(doc, detector.detect(doc)) for doc in test]
     cpu = time.process_time() - begun
+    print(
+        f"inference on {len(test)} notes, {args.threads} torch thread(s): transformer {len(test) / cpu:.1f} "
+        f"notes per CPU second, default detectors {len(test) / crf_cpu:.1f}; the transformer takes "
+        f"{cpu / crf_cpu:.1f}x their CPU time"
+    )
     union = [
         (doc, merge_spans(doc.text, [*base, *extra]))
         for (doc, base), (_, extra) in zip(crf, transformer, strict=True)
@@ -134,6 +158,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "steps": steps,
         "train_seconds": round(train_seconds, 1),
         "notes_per_cpu_second": round(len(test) / cpu, 2),
+        "default_notes_per_cpu_second": round(len(test) / crf_cpu, 2),
         "params": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "variants": {name: scores(pairs) for name, pairs in variants.items()},
     }
