@@ -37,6 +37,7 @@ BOUND_SECONDS = 1.0
 LENGTH = 1_000
 _RE_CALLS = {"compile", "search", "match", "fullmatch", "finditer", "findall", "split", "sub", "subn"}
 
+
 class TooSlow(Exception):
     """A regular expression ran past the bound."""
 

@@ -46,12 +46,16 @@ def configs(bank: Path) -> list[object]:
 
 
 def test_every_kind_is_registered_by_name(bank: Path) -> None:
-    assert {type(config).kind for config in configs(bank)} == set(METHODS) == {
-        "replace",
-        "words",
-        "sentences",
-        "hybrid",
-    }
+    assert (
+        {type(config).kind for config in configs(bank)}
+        == set(METHODS)
+        == {
+            "replace",
+            "words",
+            "sentences",
+            "hybrid",
+        }
+    )
 
 
 def test_configurations_pickle_to_the_same_fingerprint(bank: Path) -> None:

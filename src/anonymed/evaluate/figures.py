@@ -35,6 +35,7 @@ def _save(fig: Any, plt: Any, path: Path) -> None:
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
+
 def metrics_by_method(data: dict[str, Any], plt: Any, path: Path) -> str | None:
     """Anonymity and retention metrics by method (Figure 1 of Alves et al.)."""
     anonymity = data.get("anonymity", {}).get("methods", {})

@@ -88,7 +88,6 @@ def json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-
 def gold_entity(
     item: Any, what: str, keys: tuple[str, str, str], labels: Mapping[str, LabelPair]
 ) -> tuple[int, int, str, LabelPair]:
@@ -104,6 +103,7 @@ def gold_entity(
     if name not in labels:
         raise RecordProblem(f"unknown gold {keys[2].replace('_', ' ')} {name!r} at offsets {start}-{end}")
     return start, end, name, labels[name]
+
 
 def parse_json(line: str) -> Any:
     """Parse one JSON value; a syntax error becomes a ``RecordProblem`` with its position only."""
