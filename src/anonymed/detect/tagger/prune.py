@@ -207,16 +207,13 @@ def _common_lower_case(tokens: Sequence[TaggerToken], keys: list[str], first: in
         return False
     if not all(name_lists().is_common(key, "en") for key in keys):
         return False
-    places = gazetteer(LexiconParams().min_city_population).candidates(keys[0])
+    places = gazetteer(LexiconParams.min_city_population).candidates(keys[0])  # the lexicons' gazetteer
     return not any(place_keys == tuple(keys) for place_keys, _ in places)
 
 
 def _tail_after(tokens: Sequence[TaggerToken], last: int) -> bool:
-    """Whether an institution word follows on the same line ("Iowa Rehab")."""
-    after = tokens[last + 1] if last + 1 < len(tokens) else None
-    if after is None or after.newline_before or after.before.strip():
-        return False
-    return fold(after.text) in INSTITUTION_TAILS
+    """Whether an institution word follows on the same line, with only spaces between ("Iowa Rehab")."""
+    return _joined(tokens, last + 1, ("",)) and fold(tokens[last + 1].text) in INSTITUTION_TAILS
 
 
 def _zip_after(tokens: Sequence[TaggerToken], last: int) -> bool:
@@ -286,5 +283,6 @@ def _eponym_of(tokens: Sequence[TaggerToken], first: int) -> bool:
 
 
 def _head(token: TaggerToken) -> bool:
+    """Whether ``token`` is a clinical noun or a procedure (its place in the line is the caller's check)."""
     key = fold(token.text)
-    return not token.newline_before and (key in EPONYM_HEADS or _PROCEDURE.fullmatch(key) is not None)
+    return key in EPONYM_HEADS or _PROCEDURE.fullmatch(key) is not None
