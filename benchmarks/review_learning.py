@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import DEFAULT_DETECTORS, build_detector
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
@@ -46,6 +45,7 @@ from anonymed.train.recipe import (
     training_documents,
     wikiann_documents,
 )
+from shared_detect import merged_spans
 
 Pairs = list[tuple[Document, list[Span]]]
 
@@ -86,8 +86,8 @@ def _predict(folder: Path, test: list[Document], preds: dict[str, Pairs]) -> Non
     for doc in test:
         view = NoteView(doc)
         for name, detectors in variants.items():
-            found = [s for det in detectors if det.supports(doc.lang) for s in view.spans_of(det)]
-            preds.setdefault(name, []).append((doc, merge_spans(doc.text, found)))
+            own = [det for det in detectors if det.supports(doc.lang)]
+            preds.setdefault(name, []).append((doc, merged_spans(view, own)))
 
 
 def _fmt(value: float | None) -> str:

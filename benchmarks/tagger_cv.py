@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from anonymed.detect.base import Detector
-from anonymed.detect.merge import merge_spans
 from anonymed.detect.registry import DEFAULT_DETECTORS, build_detector
 from anonymed.detect.tagger.clusters import WordClusters
 from anonymed.detect.tagger.detector import TaggerParams
@@ -45,6 +44,7 @@ from anonymed.train.recipe import (
     training_documents,
     wikiann_documents,
 )
+from shared_detect import merged_spans
 from tagger_cv_errors import errors, table
 
 Predictions = dict[str, list[tuple[Document, list[Span]]]]
@@ -178,8 +178,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for doc in test:
                 view = NoteView(doc)  # each detector runs once per note, for the hints and every variant
                 for name, detectors in variants.items():
-                    found = [s for det in detectors if det.supports(doc.lang) for s in view.spans_of(det)]
-                    preds.setdefault(name, []).append((doc, merge_spans(doc.text, found)))
+                    own = [det for det in detectors if det.supports(doc.lang)]
+                    preds.setdefault(name, []).append((doc, merged_spans(view, own)))
         print(f"fold {k + 1}/{args.folds} done ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     reports = {name: evaluate_detection(pairs) for name, pairs in preds.items()}
     print(_table(reports))

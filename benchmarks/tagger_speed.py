@@ -22,6 +22,7 @@ from anonymed.detect.view import NoteView
 from anonymed.document import Document
 from anonymed.train.corpora import read_gold_documents
 from anonymed.train.recipe import DEV_CORPORA, training_root
+from shared_detect import merged_spans
 
 
 def _rate(detectors: list[Detector], docs: list[Document], *, shared: bool = False) -> tuple[float, str]:
@@ -32,11 +33,9 @@ def _rate(detectors: list[Detector], docs: list[Document], *, shared: bool = Fal
     wall, cpu = time.perf_counter(), time.process_time()
     for doc in docs:
         if shared:
-            view = NoteView(doc)
-            found = [span for detector in detectors for span in view.spans_of(detector)]
+            merged_spans(NoteView(doc), detectors)
         else:
-            found = [span for detector in detectors for span in detector.detect(doc)]
-        merge_spans(doc.text, found)
+            merge_spans(doc.text, [span for detector in detectors for span in detector.detect(doc)])
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     rate = len(docs) / cpu
     return rate, f"{rate:.1f} notes per CPU second ({len(docs) / wall:.1f} notes/s wall)"

@@ -45,6 +45,7 @@ from anonymed.train.recipe import (
     wikiann_documents,
 )
 from anonymed.train.token_classifier import TokenClassifierParams, TokenClassifierTrainer, token_pipeline
+from shared_detect import merged_spans
 
 Pairs = list[tuple[Document, list[Span]]]
 
@@ -60,9 +61,7 @@ def default_spans(folder: Path, test: list[Document]) -> tuple[Pairs, float]:
     pairs: Pairs = []
     begun = time.process_time()
     for doc in test:
-        view = NoteView(doc)
-        found = [span for detector in detectors for span in view.spans_of(detector)]
-        pairs.append((doc, merge_spans(doc.text, found)))
+        pairs.append((doc, merged_spans(NoteView(doc), detectors)))
     return pairs, time.process_time() - begun
 
 

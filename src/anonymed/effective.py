@@ -5,8 +5,10 @@ A configuration is data shaped like its TOML file: tables (``[pipeline]``, ``[op
 layers in the order of ``SOURCES`` (built-in defaults < profile < configuration file < command-line
 options < a service request's fields), key by key: a later layer's value replaces an earlier one's, except
 under ``ADDITIVE`` keys (the allow and deny lists), whose files add up. The result (``Effective``) holds
-the values and, for each key, the source it came from; it prints as TOML (``anonymed config show``) and
-as JSON (the run summary). docs/configuration.md documents the rule and every key.
+the values and, for each key, the source it came from; it prints as TOML (``anonymed config show``, the
+user's own view: every value, the seed too, so that it reads back as a configuration file) and as JSON
+(what run summaries and manifests record: secret values, ``SECRET_KEYS``, only as where they came from).
+docs/configuration.md documents the rule and every key.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ PATH_KEYS: Final = frozenset(
 )
 #: keys whose values add up across layers (lists of files) instead of being replaced
 ADDITIVE: Final = frozenset({("lists", "allow"), ("lists", "deny")})
+#: keys whose values are secrets (the seed: anyone who knows it can replay, and so undo, a run's random
+#: choices): JSON records them only as their source, under ``secrets`` (``Effective.to_json``)
+SECRET_KEYS: Final = frozenset({("pipeline", "seed")})
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -139,11 +144,22 @@ class Effective:
         return Effective(_frozen(values), MappingProxyType(sources))
 
     def to_json(self) -> dict[str, Any]:
-        """``{"values": the document, "sources": {"pipeline.lang": "default", ...}}``."""
-        return {
-            "values": plain(self.values),
-            "sources": {".".join(key): source for key, source in sorted(self.sources.items())},
-        }
+        """``{"values": the document, "sources": {"pipeline.lang": "default", ...}}`` as written into files
+        and responses: a secret (``SECRET_KEYS``) set by any source is left out of both and recorded as
+        ``"secrets": {"seed": {"source": "option"}}``, never its value (``to_toml`` keeps it)."""
+        values = plain(self.values)
+        sources = {".".join(key): source for key, source in sorted(self.sources.items())}
+        secrets: dict[str, Any] = {}
+        for key in sorted(SECRET_KEYS):
+            source = sources.pop(".".join(key), None)
+            table = values
+            for part in key[:-1]:
+                table = table.get(part) if isinstance(table, dict) else None
+            if isinstance(table, dict):
+                table.pop(key[-1], None)
+            if source is not None:
+                secrets[key[-1]] = {"source": source}
+        return {"values": values, "sources": sources, **({"secrets": secrets} if secrets else {})}
 
     def to_toml(self, *, comments: bool = True) -> str:
         """The values as a TOML document, each key followed by a comment naming its source."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from anonymed.effective import SECRET_KEYS
 from anonymed.embeddings.spaces import DEFAULT_SPACE
 from anonymed.sentences.bank_build import DEFAULT_BANK
 
@@ -104,9 +105,20 @@ def source_of(sources: dict[str, str], key: tuple[str, ...]) -> str | None:
     return sources.get(".".join(key))
 
 
-def check(case: Case, run: dict[str, Any], way: str) -> None:
-    """Assert the value and source ``run`` (``{"values", "sources"}``) recorded for ``case`` run ``way``."""
+def check(case: Case, run: dict[str, Any], way: str, *, written: bool = True) -> None:
+    """Assert the value and source ``run`` (``{"values", "sources"}``) recorded for ``case`` run ``way``.
+
+    ``written``: a run summary or manifest, where a secret (the seed) appears only as its source, under
+    ``secrets``; ``config show`` (not written for others) prints its value.
+    """
     value, source = lookup(run["values"], case.key), source_of(run["sources"], case.key)
+    if written and case.key in SECRET_KEYS:
+        expected = {"file": "file", "option": "option", "both": "option"}.get(way)
+        assert (value, source) == (None, None)
+        assert run.get("secrets", {}).get(case.key[-1]) == (
+            None if expected is None else {"source": expected}
+        )
+        return
     if way == "file":
         assert (value, source) == (case.file_value, "file")
     elif way == "option":

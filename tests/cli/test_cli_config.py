@@ -97,7 +97,7 @@ def test_an_option_overrides_the_file_which_overrides_the_default(
     recorded: dict[tuple[str, str], dict[str, Any]], command: str, option: str, way: str
 ) -> None:
     case = _for(command, next(c for c in recorded["cases", ""]["cases"] if c.option == option))
-    check(case, recorded[command, way], way)
+    check(case, recorded[command, way], way, written=command != "config show")
 
 
 def _run(args: list[str]) -> None:

@@ -111,7 +111,8 @@ def test_review_sample_writes_notes_weights_and_a_manifest(tmp_path: Path) -> No
     assert manifest["input"]["fingerprint"] == fingerprint(tmp_path / "notes.jsonl")
     assert manifest["input"]["notes"] == len(NOTES) and manifest["detection"]["detectors"] == ["patterns"]
     assert (
-        manifest["design"]["seed"] == 7
+        manifest["design"]["seeded"] is True
+        and "seed" not in manifest["design"]
         and sum(s["sample"] for s in manifest["design"]["strata"].values()) == 4
     )
     assert len(folder.notes) == 4

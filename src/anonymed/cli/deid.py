@@ -189,12 +189,14 @@ def warn_patient_ids(keyed: bool, run: BatchSummary, field: str) -> None:
 
 
 def run_configuration(chosen: Configured, patient_key_file: Path | None = None) -> dict[str, Any]:
-    """The effective configuration for the run summary; a patient key only as where it was read from."""
+    """The effective configuration for a run summary or manifest: secrets only as where they came from
+    (the seed as its source, ``Effective.to_json``; a patient key as the file it was read from)."""
     data = chosen.effective.to_json()
     env = os.environ.get("ANONYMED_PATIENT_KEY_FILE")
     if patient_key_file is not None or env:
         where = "option" if patient_key_file is not None else "environment"
-        data["secrets"] = {"patient_key": {"file": str(patient_key_file or env), "source": where}}
+        key = {"file": str(patient_key_file or env), "source": where}
+        data["secrets"] = {"patient_key": key, **data.get("secrets", {})}
     return data
 
 

@@ -21,7 +21,6 @@ from anonymed.cli.options import PIPELINE, Choices, configured
 from anonymed.cli.scale import MAX_FAILURES, MaxFailedOpt, MaxFailuresOpt, check_failures, failure_limit
 from anonymed.errors import ConfigError
 from anonymed.fhir import MANIFEST, FhirDeidentifier, FhirOptions, shipped_profiles
-from anonymed.methods.configure import Configured
 
 RulesOpt = Annotated[
     Path | None,
@@ -46,17 +45,6 @@ def parse_as_of(value: str | None) -> dt.date | None:
         return dt.date.fromisoformat(value)
     except ValueError:
         raise ConfigError(f"--as-of expects an ISO date (YYYY-MM-DD), got {value!r}") from None
-
-
-def manifest_configuration(chosen: Configured, patient_key_file: Path | None) -> dict[str, Any]:
-    """The effective configuration for the manifest, which sits in the output folder: the seed (from which
-    the run key derives when no patient key is given) recorded only as where it came from, as the key file."""
-    data = run_configuration(chosen, patient_key_file)
-    source = data["sources"].pop("pipeline.seed", None)
-    if source is not None:
-        del data["values"]["pipeline"]["seed"]
-        data.setdefault("secrets", {})["seed"] = {"source": source}
-    return data
 
 
 def _print(manifest: dict[str, Any], output: Path) -> None:
@@ -112,7 +100,7 @@ def deid_fhir(
         seed_note(cfg)
         options = FhirOptions(rules=rules, patient_key=key, seed=seed, as_of=parse_as_of(as_of), text=text)
         deidentifier = FhirDeidentifier(options, cfg)
-        recorded = manifest_configuration(chosen, patient_key_file)
+        recorded = run_configuration(chosen, patient_key_file)
         with progress_bar("deid-fhir", progress) as bar:
             task = bar.add_task("deid-fhir", total=None, failed=0)
             result = deidentifier.run(

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from anonymed.cli.common import console, handled_errors, out
+from anonymed.redact import redacted_command, redacted_command_line
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -53,9 +54,9 @@ def report(
             review,
             tuple(metrics or ()),
             audit,
-            tuple(command or ()),
+            tuple(redacted_command_line(line) for line in command or ()),
             target,
-            ["anonymed", *sys.argv[1:]],
+            redacted_command(["anonymed", *sys.argv[1:]]),
         )
         data = build_release(inputs)
         html_path = html or output.with_suffix(".html")

@@ -16,6 +16,7 @@ from anonymed.cli.options import DETECTION, Choices, configured
 from anonymed.cli.scale import reader_spec
 from anonymed.errors import ConfigError
 from anonymed.randomness import check_random_state
+from anonymed.redact import redacted_command
 
 app = typer.Typer(no_args_is_help=True)
 FolderArg = Annotated[Path, typer.Argument(help="The review folder (made by `anonymed review sample`).")]
@@ -65,8 +66,9 @@ def sample(
         seed = chosen.seed
         spec = reader_spec(input, input_format, text_field, id_field, cfg.lang)
         options = SampleOptions(n, oversample, low_confidence, length_bands, strata_field, many_spans)
+        command = redacted_command(["anonymed", *sys.argv[1:]])  # the seed is a secret
         manifest = build_review(
-            spec.open(), cfg, options, output, check_random_state(seed), command=["anonymed", *sys.argv[1:]],
+            spec.open(), cfg, options, output, check_random_state(seed), command=command,
             configuration=chosen.effective.only(DETECTION_TABLES).to_json(),
         )  # fmt: skip
     table = Table(title=f"review sample -> {output}")

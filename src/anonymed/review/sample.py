@@ -221,6 +221,11 @@ def build_review(
     return manifest
 
 
+def detection_fingerprint(config: PipelineConfig) -> str:
+    """A digest of what detection does; it draws nothing at random, so the seed (a secret) is left out."""
+    return ReplaceConfig(dataclasses.replace(config, stages=("detect",), seed=None)).fingerprint()
+
+
 def _manifest(
     reader: Reader,
     config: PipelineConfig,
@@ -262,12 +267,12 @@ def _manifest(
             "detectors": list(config.detectors),
             "detector_params": {k: dict(v) for k, v in config.detector_params.items()},
             "high_recall": config.high_recall,
-            "fingerprint": ReplaceConfig(dataclasses.replace(config, stages=("detect",))).fingerprint(),
+            "fingerprint": detection_fingerprint(config),
         },
         "design": {
             **asdict(options),
             "length_bounds": bounds,
-            "seed": rng.seed,
+            "seeded": rng.seed is not None,  # the seed itself is a secret: give it again to redraw
             "strata": strata,
         },
     }

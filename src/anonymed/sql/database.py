@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anonymed.errors import ConfigError, InputError
+from anonymed.redact import url_without_password, without_url_password
 
 ADBC_SCHEMES = {"postgresql": "postgresql", "postgres": "postgresql", "sqlite": "sqlite"}
 
@@ -84,6 +85,11 @@ class AdbcDatabase(Database):
                 self.conn = sqlite.connect(path[1:] if path.startswith("/") else path or ":memory:")
         except ImportError:
             raise ConfigError("deid-sql needs the ADBC drivers: pip install 'anonymed[sql]'") from None
+        except Exception as exc:  # the driver's own message, without the URL's password
+            raise ConfigError(
+                f"cannot connect to {url_without_password(url)} "
+                f"({type(exc).__name__}: {without_url_password(str(exc), url)})"
+            ) from None
 
     def _ph(self, index: int) -> str:
         return f"${index}" if self.kind == "postgresql" else "?"
@@ -170,7 +176,8 @@ class AlchemyDatabase(Database):
         try:
             self.engine = sa.create_engine(url)
         except Exception as exc:  # an unknown dialect or a missing DB-API driver
-            raise ConfigError(f"cannot open database URL ({type(exc).__name__}: {exc})") from None
+            reason = without_url_password(str(exc), url)
+            raise ConfigError(f"cannot open database URL ({type(exc).__name__}: {reason})") from None
 
     def _from(self, source: Source, columns: tuple[str, ...]) -> Any:
         sa = self.sa

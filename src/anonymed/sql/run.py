@@ -56,9 +56,10 @@ class RangeResult:
 
 @dataclass(frozen=True)
 class SqlJob:
-    """Everything a worker needs to run a key range (picklable: URLs, names and plain settings)."""
+    """Everything a worker needs to run a key range (picklable: URLs, names and plain settings); its
+    ``repr`` shows neither the URL (it may hold a password) nor the key."""
 
-    url: str
+    url: str = field(repr=False)
     source: Source
     columns: ColumnMap
     table: str | None = None

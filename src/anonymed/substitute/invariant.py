@@ -39,7 +39,8 @@ _FUNCTION_WORDS: Final = frozenset(
 _WEB_WORDS: Final = frozenset(
     {"www", "http", "https", "mailto", "com", "org", "net", "edu", "gov", "fr", "html", "htm", "example"}
 )
-#: the labels of phone numbers and pagers ("Standard 01 ...", "Tel:", "cell")
+#: the labels of phone numbers and pagers ("Standard 01 ...", "Tel:", "cell"); not the tagger's
+#: CONTACT_LABELS (detect/tagger/prune.py: words that end a name, e-mail labels too)
 _CONTACT_WORDS: Final = frozenset(
     {"tel", "telephone", "phone", "fax", "standard", "accueil", "poste", "secretariat", "bureau", "domicile",
      "portable", "mobile", "cell", "home", "office", "work", "pager", "bip", "beeper", "ext", "extension"}

@@ -79,7 +79,8 @@ NEVER_ALONE: Final = word_set(
     "parkinson parkinsons guillain barre hashimoto raynaud sjogren wernicke korsakoff tourette bipap "
     "cpap flexiseal mepilex duoderm tegaderm kerlix xeroform aquacel vac passy passey muir god"
 )
-#: the labels of a contact detail: at a name's edge not part of it ("Anne Lowell (email anne@...)")
+#: the labels of a contact detail: at a name's edge not part of it ("Anne Lowell (email anne@...)");
+#: not substitute/invariant.py's _CONTACT_WORDS (words a phone surrogate may keep: home, office, poste...)
 CONTACT_LABELS: Final = word_set("email e-mail mail phone telephone tel fax cell pager beeper voicemail")
 #: the heads of an institution's name ("U Iowa", "Univ of Iowa", "Holy Redeemer"): what follows is no
 #: state alone and no eponym ("Holy Redeemer Vital signs stable")
