@@ -82,6 +82,9 @@ def anonymed_detect() -> tuple[Detect, Callable[[Document], Document]]:
 
 def presidio_detect(model: str | None) -> Detect:
     """Presidio's predefined recognizers; with ``model`` None, behind the no-op NLP engine."""
+    # its e-mail recognizer asks tldextract, which would fetch the public suffix list at the first e-mail
+    # (no network here: a failed request inside the clock); an empty URL list makes it use its bundled copy
+    os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
     from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
     from presidio_analyzer.nlp_engine import NlpEngineProvider
     from presidio_analyzer.nlp_engine.no_op_nlp_engine import NoOpNlpEngine
@@ -96,7 +99,7 @@ def presidio_detect(model: str | None) -> Detect:
     if model is None:
         registry.remove_recognizer("SpacyRecognizer")
     analyzer = AnalyzerEngine(registry=registry, nlp_engine=engine, supported_languages=["en"])
-    analyzer.analyze("warm up 212-555-1234", language="en")
+    analyzer.analyze("warm up 212-555-1234 or warm@example.com", language="en")
 
     def detect(doc: Document) -> Sequence[Span]:
         spans = []
