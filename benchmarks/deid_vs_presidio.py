@@ -1,6 +1,7 @@
 """Detect-and-replace vs Presidio on the PhysioNet deid development notes: notes per second and recall.
 
-Usage: python benchmarks/deid_vs_presidio.py [--data DIR] [--limit N] [--repeat R]
+Usage: python benchmarks/deid_vs_presidio.py [--data DIR] [--corpus physionet|presidio-synth] [--limit N]
+[--repeat R]
 
 Needs the ``bench`` extra (``pip install -e '.[bench]'``: presidio-analyzer). Presidio runs with its
 predefined pattern recognizers behind its no-op NLP engine (no spaCy model is downloaded or loaded), and
@@ -8,8 +9,11 @@ with a spaCy model only if one is installed. Both systems see the same notes; re
 label-blind (``evaluate_detection``), with strict entity recall beside it. Speed is given as wall-clock
 notes/s and as notes per CPU-second of this process (the machine may be shared; CPU time is the fairer
 per-core rate). Models are loaded before the clock starts. Figures on this split are development figures.
-``--data`` is a folder holding ``physionet_deid/`` (default: the copy shipped in the package). Everything
-runs on one thread (threadpoolctl limits the BLAS and OpenMP pools); the systems run ``--repeat`` times in
+``--data`` is a folder holding ``physionet_deid/`` (default: the copy shipped in the package).
+``--corpus presidio-synth`` reads ``presidio_synth/synth_dataset_v2.json`` under ``--data`` instead:
+Presidio's own synthetic test sentences (general domain, international formats), never used to tune
+anonymed. A second table gives each system's label-blind token recall per gold label. Everything runs on one
+thread (threadpoolctl limits the BLAS and OpenMP pools); the systems run ``--repeat`` times in
 turn and each one's fastest run counts (the machine may be shared).
 """
 
@@ -20,12 +24,13 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from anonymed.config import PipelineConfig
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.io.physionet import PhysionetReader
+from anonymed.io.presidio import PresidioReader
 from anonymed.labels import PRESIDIO_LABELS, Label
 from anonymed.pipeline import Pipeline
 
@@ -36,9 +41,21 @@ HEADER = (
 )
 
 
-def load_notes(data: Path, limit: int | None) -> list[Document]:
-    """The development notes with their gold spans."""
-    notes = [r for r in PhysionetReader(data / "physionet_deid") if isinstance(r, Document)]
+#: corpus name -> (path under ``--data``, reader, how the corpus is named in the output)
+CORPORA: Final = {
+    "physionet": ("physionet_deid", PhysionetReader, "PhysioNet deid dev notes"),
+    "presidio-synth": (
+        "presidio_synth/synth_dataset_v2.json",
+        PresidioReader,
+        "Presidio synthetic sentences",
+    ),
+}
+
+
+def load_notes(data: Path, limit: int | None, corpus: str = "physionet") -> list[Document]:
+    """The corpus's notes with their gold spans."""
+    path, reader, _ = CORPORA[corpus]
+    notes = [r for r in reader(data / path) if isinstance(r, Document)]
     return notes[:limit] if limit else notes
 
 
@@ -65,6 +82,9 @@ def anonymed_detect() -> tuple[Detect, Callable[[Document], Document]]:
 
 def presidio_detect(model: str | None) -> Detect:
     """Presidio's predefined recognizers; with ``model`` None, behind the no-op NLP engine."""
+    # its e-mail recognizer asks tldextract, which would fetch the public suffix list at the first e-mail
+    # (no network here: a failed request inside the clock); an empty URL list makes it use its bundled copy
+    os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
     from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
     from presidio_analyzer.nlp_engine import NlpEngineProvider
     from presidio_analyzer.nlp_engine.no_op_nlp_engine import NoOpNlpEngine
@@ -79,7 +99,7 @@ def presidio_detect(model: str | None) -> Detect:
     if model is None:
         registry.remove_recognizer("SpacyRecognizer")
     analyzer = AnalyzerEngine(registry=registry, nlp_engine=engine, supported_languages=["en"])
-    analyzer.analyze("warm up 212-555-1234", language="en")
+    analyzer.analyze("warm up 212-555-1234 or warm@example.com", language="en")
 
     def detect(doc: Document) -> Sequence[Span]:
         spans = []
@@ -117,6 +137,23 @@ def row(result: dict[str, Any]) -> str:
     return f"| {result['system']} | {speed} | {recall} |"
 
 
+def label_table(results: list[dict[str, Any]]) -> list[str]:
+    """Markdown lines: per gold label, each system's label-blind token recall (gold tokens in brackets)."""
+    reports: list[DetectionReport] = [result["report"] for result in results]
+    rows = {row.key: row for row in reports[0].by_label}
+    lines = [
+        "| gold label (tokens) | " + " | ".join(result["system"] for result in results) + " |",
+        "|---|" + "---:|" * len(results),
+    ]
+    for key in sorted(key for key, row in rows.items() if row.tokens.support):
+        cells = []
+        for report in reports:
+            found = next((r.tokens.recall for r in report.by_label if r.key == key), None)
+            cells.append("-" if found is None else f"{100 * found:.1f}")
+        lines.append(f"| {key} ({rows[key].tokens.support}) | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main() -> None:
     """Measure, then print the table and the conditions."""
     from threadpoolctl import threadpool_limits
@@ -130,10 +167,11 @@ def main() -> None:
         default=training_root(),
         help="data root with physionet_deid/ (default: the development notes shipped in the package)",
     )
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="physionet")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=3, help="runs per system; the fastest counts")
     args = parser.parse_args()
-    notes = load_notes(args.data, args.limit)
+    notes = load_notes(args.data, args.limit, args.corpus)
     load = os.getloadavg()[0]
     with threadpool_limits(limits=1):
         detect, deid = anonymed_detect()
@@ -152,7 +190,7 @@ def main() -> None:
                 runs[name].append(measure(name, notes, system))
     results = [fastest(found) for found in runs.values()]
     cores = os.cpu_count()
-    print(f"{len(notes)} PhysioNet deid dev notes; load average {load:.2f} on {cores} cores; one thread")
+    print(f"{len(notes)} {CORPORA[args.corpus][2]}; load average {load:.2f} on {cores} cores; one thread")
     print(HEADER)
     print("|---|---:|---:|---:|---:|---:|---:|")
     for result in results:
@@ -162,6 +200,8 @@ def main() -> None:
         f"speed ratio anonymed detect / Presidio patterns (CPU, fastest of {args.repeat}): "
         f"{pres['cpu'] / anon['cpu']:.2f}x"
     )
+    print("\ntoken recall % per gold label (label-blind)")
+    print("\n".join(label_table(results)))
     if model is None:
         print("Presidio with a spaCy model: not run (no English spaCy model installed; none downloaded)")
 
