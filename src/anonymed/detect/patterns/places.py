@@ -21,8 +21,11 @@ _ZIP_WORD: Final = re.compile(
     r"(\d{3,5}(?:[ -]\d{2,4})?(?: [A-Z]{2}\b)?|2[AB] ?\d{3}|[A-Z]\d[A-Z] ?\d[A-Z]\d)(?![\w-])",
     re.I,
 )
+# Patterns that open with look-behinds start with a look-ahead on their first character, such as
+# (?=\d): the engine leaves a position that cannot start a match before it tries the look-behinds
+# (the same matches, a faster scan of the note).
 #: a French code: 75018, 75 018, 2A004; checked against its neighbours in code
-_FR_CODE: Final = re.compile(r"(?<![\w.,/-])(?:\d{2} ?\d{3}|2[AB] ?\d{3})(?![\w]|[.,/-]\d)")
+_FR_CODE: Final = re.compile(r"(?=\d)(?<![\w.,/-])(?:\d{2} ?\d{3}|2[AB] ?\d{3})(?![\w]|[.,/-]\d)")
 #: a place name after the code: Paris, SAINT-DENIS, Créteil Cedex
 _CITY_AFTER: Final = re.compile(r",? ?(?:[A-ZÀ-Ý][a-zà-ÿ'’]+|[A-ZÀ-Ý]{2,})(?:[- ][A-ZÀ-Ýa-zà-ÿ'’]+){0,4}")
 _STREET: Final = re.compile(
