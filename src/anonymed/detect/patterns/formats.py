@@ -71,10 +71,10 @@ CUED_SSN: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}[- ]?\d{2,3}[- ]?\d{3,4}(?![
 #: preconditions, searched once per note: nine digits in a row (separators allowed) for the numbers, a
 #: date with its time for timestamps, letters and digits in the places each format puts them
 NINE_DIGITS: Final = re.compile(r"\d(?:[ -]?\d){8}")
-DATE_TIME: Final = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d|\d{8}T\d")
+DATE_TIME: Final = re.compile(r"\d(?:\d{3}-\d{2}-\d{2}[T ]\d|\d{7}T\d)")
 LETTERS_DIGITS: Final = re.compile(r"[A-Z]{2} ?\d{2}")
 LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
-HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.")
+HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{2}\.[0-9A-Fa-f]{4}\.)")
 
 _CARD_WORDS: Final = ("card", "credit", "debit", "visa", "mastercard", "amex", "american express", "cc")
 _BANK_WORDS: Final = ("iban", "bank", "account", "acct", "rib", "bic", "swift", "transfer", "virement")
