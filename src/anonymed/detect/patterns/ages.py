@@ -11,9 +11,9 @@ from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
-# Patterns that open with look-behinds start with a look-ahead on their first character, such as
-# (?=\d): the engine leaves a position that cannot start a match before it tries the look-behinds
-# (the same matches, a faster scan of the note).
+# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
+# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
+# the look-behinds (the same matches, a faster scan of the note).
 _NUMBER: Final = r"(?=\d)(?<![\w.,/-])(?P<age>\d{1,3})"
 _AFTER: Final = re.compile(
     _NUMBER + r"(?:[ -]?(?:years?|yrs?)[ -]?old\b|[ -]?y ?[/.]? ?o\b\.?|[ -]?years? of age\b|"
@@ -21,7 +21,7 @@ _AFTER: Final = re.compile(
     re.I,
 )
 _BEFORE: Final = re.compile(
-    r"\b(?:aged|age|ages|turned|turns|turn|âgée?s?|agée?s?|âge)\b(?: ?: ?| of | de | )"
+    r"(?=[atâ])\b(?:aged|age|ages|turned|turns|turn|âgée?s?|agée?s?|âge)\b(?: ?: ?| of | de | )"
     r"(?P<age>\d{1,3})(?![\w]|[.,/]\d)",
     re.I,
 )

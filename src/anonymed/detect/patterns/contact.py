@@ -14,9 +14,9 @@ from anonymed.labels import Label
 
 _SEP: Final = r"[ \u00a0.\-]"
 _EXT: Final = r"(?: ?(?:ext\.?|extension|x|poste) ?\d{1,5}\b)?"
-# Patterns that open with look-behinds start with a look-ahead on their first character, such as
-# (?=\d): the engine leaves a position that cannot start a match before it tries the look-behinds
-# (the same matches, a faster scan of the note).
+# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
+# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
+# the look-behinds (the same matches, a faster scan of the note).
 _US: Final = re.compile(
     r"(?=[\d+(])(?<![\w+(])(?:\+?1"
     + _SEP
@@ -57,13 +57,13 @@ _CUE_BEFORE: Final = re.compile(
 )
 #: the words of _CUE_BEFORE anywhere in a note: without one, no grouped number is looked at
 _CUE_ANYWHERE: Final = re.compile(
-    r"\b(?:phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call|reach|reached|joignable|"
+    r"(?=[ptmcfrjan])\b(?:phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call|reach|reached|joignable|"
     r"appeler|numéro)\b",
     re.I,
 )
 _LOCAL: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}-\d{4}(?![\w-])")
 _PAGER: Final = re.compile(
-    r"\b(?:pager|beeper|bpr|pg|bip|bipper|beep|poste)\b\.? ?(?:#|no\.?|number|num[ée]ro|n°)? ?:? ?"
+    r"(?=[pb])\b(?:pager|beeper|bpr|pg|bip|bipper|beep|poste)\b\.? ?(?:#|no\.?|number|num[ée]ro|n°)? ?:? ?"
     r"#? ?(\d{3,6})(?![\w]|[.,/-]\d)",
     re.I,
 )

@@ -12,9 +12,9 @@ from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
-# Patterns that open with look-behinds start with a look-ahead on their first character, such as
-# (?=\d): the engine leaves a position that cannot start a match before it tries the look-behinds
-# (the same matches, a faster scan of the note).
+# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
+# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
+# the look-behinds (the same matches, a faster scan of the note).
 _SSN: Final = re.compile(r"(?=\d)(?<![\w-])(\d{3})([- ]?)(\d{2})\2(\d{4})(?![\w-])")
 _SSN_CUE: Final = re.compile(r"\b(?:ssn|social security|soc\.? sec\.?)\b", re.I)
 #: sex digit then 12 or 14 characters, spaces allowed anywhere between them (2A/2B for Corsica)
