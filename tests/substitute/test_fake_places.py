@@ -14,6 +14,7 @@ from anonymed.randomness import RandomSource
 from anonymed.substitute.fake import places
 from anonymed.substitute.fake.gazetteer import commune_name, gazetteer
 from anonymed.substitute.invariant import fold
+from anonymed.substitute.places import place_key
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 
@@ -119,3 +120,28 @@ def test_similar_towns_are_computed_once_per_town_and_never_hold_the_town() -> N
     assert places_.similar(boston) is first  # kept: the pool of a country is scanned once per town
     assert first == places_._similar(boston, 2.0, 12)
     assert all(t.name != "Boston" and t.country == "US" for t in first) and len(first) >= 12
+
+
+@pytest.mark.parametrize(
+    ("name", "country", "spread", "least"),
+    [
+        ("Boston", "US", 2.0, 12),
+        ("Dijon", "FR", 1.5, 5),
+        ("Tokyo", "JP", 1.1, 40),  # few towns that large: the nearest in population make up the number
+        ("Lyon", "FR", 2.0, 10_000),  # more than the country holds: all its other towns, nearest first
+    ],
+)
+def test_similar_towns_are_those_of_the_plain_definition(
+    name: str, country: str, spread: float, least: int
+) -> None:
+    """``_similar`` (population test before the key) equals: other keys, then population, else nearest."""
+    places_ = gazetteer()
+    town = places_.town(name, country)
+    assert town is not None and town.country == country
+    pool = places_.by_country[country] if town.population >= 15_000 or country != "FR" else places_.communes
+    others = [t for t in pool if place_key(t.name) != place_key(town.name)]
+    close = [t for t in others if town.population / spread <= t.population <= town.population * spread]
+    nearest = sorted(others, key=lambda t: abs(t.population - town.population))[:least]
+    expected = tuple(close) if len(close) >= least else tuple(nearest)
+    assert places_._similar(town, spread, least) == expected
+    assert len(expected) >= min(least, len(others))

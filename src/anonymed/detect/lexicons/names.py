@@ -333,7 +333,8 @@ def find_names(view: View, lists: NameLists, *, high_recall: bool) -> Marks:
             _after_caps_cue(view, i, marks)
         _after_word(view, i, marks)
     for i in range(len(view.tokens)):
-        _inverted(view, i, marks, lists)
-        _plain(view, i, marks, high_recall=high_recall)
+        if view.kinds[i] == STRONG or view.given[i]:  # both rules need one or the other
+            _inverted(view, i, marks, lists)
+            _plain(view, i, marks, high_recall=high_recall)
     _extend(view, marks)
     return marks

@@ -11,14 +11,17 @@ from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
-_NUMBER: Final = r"(?<![\w.,/-])(?P<age>\d{1,3})"
+# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
+# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
+# the look-behinds (the same matches, a faster scan of the note).
+_NUMBER: Final = r"(?=\d)(?<![\w.,/-])(?P<age>\d{1,3})"
 _AFTER: Final = re.compile(
     _NUMBER + r"(?:[ -]?(?:years?|yrs?)[ -]?old\b|[ -]?y ?[/.]? ?o\b\.?|[ -]?years? of age\b|"
     r"[ -]?(?:months?|mos?|weeks?|wks?|days?)[ -]old\b)",
     re.I,
 )
 _BEFORE: Final = re.compile(
-    r"\b(?:aged|age|ages|turned|turns|turn|âgée?s?|agée?s?|âge)\b(?: ?: ?| of | de | )"
+    r"(?=[atâ])\b(?:aged|age|ages|turned|turns|turn|âgée?s?|agée?s?|âge)\b(?: ?: ?| of | de | )"
     r"(?P<age>\d{1,3})(?![\w]|[.,/]\d)",
     re.I,
 )

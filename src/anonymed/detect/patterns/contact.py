@@ -14,8 +14,11 @@ from anonymed.labels import Label
 
 _SEP: Final = r"[ \u00a0.\-]"
 _EXT: Final = r"(?: ?(?:ext\.?|extension|x|poste) ?\d{1,5}\b)?"
+# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
+# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
+# the look-behinds (the same matches, a faster scan of the note).
 _US: Final = re.compile(
-    r"(?<![\w+(])(?:\+?1"
+    r"(?=[\d+(])(?<![\w+(])(?:\+?1"
     + _SEP
     + r"?)?(?:\((?P<area1>\d{3})\) ?|(?P<area2>\d{3})(?P<sep>"
     + _SEP
@@ -27,25 +30,26 @@ _US: Final = re.compile(
     re.I,
 )
 _FR: Final = re.compile(
-    r"(?<![\d+(])(?:(?:\+|00) ?33 ?(?:\(0\) ?)?0?[1-9]|\(33\) ?0?[1-9]|0\d)(?P<fsep>[ \u00a0./-]?)\d{2}"
+    r"(?=[\d+(])(?<![\d+(])(?:(?:\+|00) ?33 ?(?:\(0\) ?)?0?[1-9]|\(33\) ?0?[1-9]|0\d)"
+    r"(?P<fsep>[ \u00a0./-]?)\d{2}"
     r"(?:(?P=fsep)\d{2}){3}" + _EXT + r"(?![\w])",
     re.I,
 )
 #: +44 20 7946 0958, 0049 30 901820, (33) 1 42 68 53 00; a trunk prefix in parentheses may follow the
 #: country code (+44 (0)20 ...)
 _INTL: Final = re.compile(
-    r"(?<![\d+(])(?:(?:\+|00)\d{1,3}(?: ?\(0\))?|\(\d{1,3}\))"
+    r"(?=[\d+(])(?<![\d+(])(?:(?:\+|00)\d{1,3}(?: ?\(0\))?|\(\d{1,3}\))"
     + _SEP
     + r"?\d(?:"
     + _SEP
     + r"?\d){7,11}(?![\w]|[./-]\d)"
 )
 #: a UK national number: 0, an area code, eleven digits in all (020 7946 0958, 0161 496 0000, 07700 900123)
-_UK: Final = re.compile(r"(?<![\w+(.-])0\d{2,4}[ -]?\d{3,4}[ -]?\d{3,4}(?![\w]|[./-]\d)")
+_UK: Final = re.compile(r"(?=\d)(?<![\w+(.-])0\d{2,4}[ -]?\d{3,4}[ -]?\d{3,4}(?![\w]|[./-]\d)")
 #: digits alone in parentheses, as people write a number to call back: (240444-1243), (301 273 45166)
 _PARENS: Final = re.compile(r"\((\d[\d -]{7,16}\d)\)")
 #: any grouping of 7 to 13 digits right after a phone word ("Phone:\n0490 75 40 81", "call me at 450 0840")
-_GROUPED: Final = re.compile(r"(?<![\w+])\+?(?:\(\d{1,4}\) ?)?\d++(?:[ .-]\d++){0,5}(?![\w])")
+_GROUPED: Final = re.compile(r"(?=[\d+(])(?<![\w+])\+?(?:\(\d{1,4}\) ?)?\d++(?:[ .-]\d++){0,5}(?![\w])")
 _CUE_BEFORE: Final = re.compile(
     r"(?:\b(?:phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call (?:me )?(?:at|on)|"
     r"reach(?:ed)? (?:me )?at|joignable au|appeler le|au numéro)\b)[\s:#.]*$",
@@ -53,26 +57,26 @@ _CUE_BEFORE: Final = re.compile(
 )
 #: the words of _CUE_BEFORE anywhere in a note: without one, no grouped number is looked at
 _CUE_ANYWHERE: Final = re.compile(
-    r"\b(?:phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call|reach|reached|joignable|"
+    r"(?=[ptmcfrjan])\b(?:phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call|reach|reached|joignable|"
     r"appeler|numéro)\b",
     re.I,
 )
-_LOCAL: Final = re.compile(r"(?<![\w-])\d{3}-\d{4}(?![\w-])")
+_LOCAL: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}-\d{4}(?![\w-])")
 _PAGER: Final = re.compile(
-    r"\b(?:pager|beeper|bpr|pg|bip|bipper|beep|poste)\b\.? ?(?:#|no\.?|number|num[ée]ro|n°)? ?:? ?"
+    r"(?=[pb])\b(?:pager|beeper|bpr|pg|bip|bipper|beep|poste)\b\.? ?(?:#|no\.?|number|num[ée]ro|n°)? ?:? ?"
     r"#? ?(\d{3,6})(?![\w]|[.,/-]\d)",
     re.I,
 )
 _EMAIL: Final = re.compile(
     r"(?<![\w.%+-])[\w.%+-]{1,64} ?@ ?[A-Za-z0-9-]{1,63}(?:(?:\.| \. )[A-Za-z0-9-]{1,63}){1,6}(?![\w@])"
 )
-_URL: Final = re.compile(r"(?<![\w@/])(?:https?://|www\.)[^\s<>\"'()\[\]{}]{2,200}", re.I)
-_DOMAIN: Final = re.compile(
-    r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,4}\."
-    r"(?:com|org|net|edu|gov|fr|uk|eu|info|biz)(?![\w@.-]|\.\w)",
-    re.I,
-)
-_IPV4: Final = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
+_URL: Final = re.compile(r"(?=[hw])(?<![\w@/])(?:https?://|www\.)[^\s<>\"'()\[\]{}]{2,200}", re.I)
+#: the end of a domain name: a top-level domain of the list
+_TLD_END: Final = r"\.(?:com|org|net|edu|gov|fr|uk|eu|info|biz)(?![\w@.-]|\.\w)"
+_DOMAIN: Final = re.compile(r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,4}" + _TLD_END, re.I)
+#: without one, no domain is looked for (a quick scan: most notes name none)
+_TLD: Final = re.compile(_TLD_END, re.I)
+_IPV4: Final = re.compile(r"(?=\d)(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
 #: full or compressed (RFC 5952) IPv6 addresses, with an optional prefix length: fe80::1, 2001:db8::/32
 _IPV6: Final = re.compile(r"(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:/\d{1,3})?(?![\w:]|/\d)")
 
@@ -90,6 +94,7 @@ PATTERNS: Final = (
     _EMAIL,
     _URL,
     _DOMAIN,
+    _TLD,
     _IPV4,
     _IPV6,
 )
@@ -170,7 +175,7 @@ def _addresses(scan: Scan) -> Iterator[Span]:
         while end > match.start() + 4 and scan.text[end - 1] in ".,;:!?":
             end -= 1
         yield scan.span(match.start(), end, Label.CONTACT, "url", 0.9)
-    for match in _DOMAIN.finditer(scan.text):
+    for match in _DOMAIN.finditer(scan.text) if _TLD.search(scan.text) else ():
         yield scan.span(match.start(), match.end(), Label.CONTACT, "url", 0.7)
 
 

@@ -31,23 +31,26 @@ ISO_TIMESTAMP: Final = re.compile(
     r"|(?<![\w.:/+-])(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3])[0-5]\d"
     r"(?:[0-5]\d)?(?:Z|[+-](?:[01]\d|2[0-3])(?:[0-5]\d)?)?(?![\w:+-])"
 )
+# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
+# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
+# the look-behinds (the same matches, a faster scan of the note).
 #: 16 digits in fours (19 with a fifth group of three), Amex 4-6-5, or 13 to 19 digits in one run
 CARD: Final = re.compile(
-    r"(?<![\w-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|3[47]\d{2}([ -])\d{6}\2\d{5}|\d{13,19})"
+    r"(?=\d)(?<![\w-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|3[47]\d{2}([ -])\d{6}\2\d{5}|\d{13,19})"
     r"(?![\w]|-\d)"
 )
 IBAN: Final = re.compile(r"(?<![\w-])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![\w-])")
 #: ITIN: 9XX-7X-XXXX, middle group 50-65, 70-88, 90-92 or 94-99 (IRS)
 ITIN: Final = re.compile(
-    r"(?<![\w-])9\d{2}(?P<sep>[- ]?)(?:5\d|6[0-5]|7\d|8[0-8]|9[0-2]|9[4-9])(?P=sep)\d{4}(?![\w-])"
+    r"(?=\d)(?<![\w-])9\d{2}(?P<sep>[- ]?)(?:5\d|6[0-5]|7\d|8[0-8]|9[0-2]|9[4-9])(?P=sep)\d{4}(?![\w-])"
 )
-NPI: Final = re.compile(r"(?<![\w-])[12]\d{9}(?![\w-])")
-ABA: Final = re.compile(r"(?<![\w-])\d{9}(?![\w-])")
+NPI: Final = re.compile(r"(?=\d)(?<![\w-])[12]\d{9}(?![\w-])")
+ABA: Final = re.compile(r"(?=\d)(?<![\w-])\d{9}(?![\w-])")
 MBI: Final = re.compile(
-    rf"(?<![\w-])[1-9]{_MBI_ALPHA}{_MBI_ALNUM}\d(-?){_MBI_ALPHA}{_MBI_ALNUM}\d\1{_MBI_ALPHA}{_MBI_ALPHA}\d\d"
+    rf"(?=\d)(?<![\w-])[1-9]{_MBI_ALPHA}{_MBI_ALNUM}\d(-?){_MBI_ALPHA}{_MBI_ALNUM}\d\1{_MBI_ALPHA}{_MBI_ALPHA}\d\d"
     r"(?![\w-])"
 )
-NHS: Final = re.compile(r"(?<![\w.,/+-])\d{3}([ -]?)\d{3}\1\d{4}(?![\w]|[.,/-]\d)")
+NHS: Final = re.compile(r"(?=\d)(?<![\w.,/+-])\d{3}([ -]?)\d{3}\1\d{4}(?![\w]|[.,/-]\d)")
 #: first letter not D F I Q U V; second not D F I O Q U V; BG GB KN NK NT TN ZZ never issued (HMRC)
 NINO: Final = re.compile(
     r"(?<![\w-])(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
@@ -63,22 +66,22 @@ MAC: Final = re.compile(
     r"(?![\w:-]|\.\w)"
 )
 #: an SSN written in any grouping (3-6, 3-2-4, 9 digits) after its name: "my ssn is 078-051121"
-CUED_SSN: Final = re.compile(r"(?<![\w-])\d{3}[- ]?\d{2,3}[- ]?\d{3,4}(?![\w-])")
+CUED_SSN: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}[- ]?\d{2,3}[- ]?\d{3,4}(?![\w-])")
 
 #: preconditions, searched once per note: nine digits in a row (separators allowed) for the numbers, a
 #: date with its time for timestamps, letters and digits in the places each format puts them
 NINE_DIGITS: Final = re.compile(r"\d(?:[ -]?\d){8}")
-DATE_TIME: Final = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d|\d{8}T\d")
+DATE_TIME: Final = re.compile(r"\d(?:\d{3}-\d{2}-\d{2}[T ]\d|\d{7}T\d)")
 LETTERS_DIGITS: Final = re.compile(r"[A-Z]{2} ?\d{2}")
 LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
-HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.")
+HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{2}\.[0-9A-Fa-f]{4}\.)")
 
 _CARD_WORDS: Final = ("card", "credit", "debit", "visa", "mastercard", "amex", "american express", "cc")
 _BANK_WORDS: Final = ("iban", "bank", "account", "acct", "rib", "bic", "swift", "transfer", "virement")
 
 
 #: four groups of four digits: the shape of a card even when its check digit is wrong
-CARD_GROUPED: Final = re.compile(r"(?<![\w-])\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?![\w]|[ -]?\d)")
+CARD_GROUPED: Final = re.compile(r"(?=\d)(?<![\w-])\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?![\w]|[ -]?\d)")
 
 
 def _issuable_ssn(text: str) -> bool:

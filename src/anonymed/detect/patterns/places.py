@@ -11,18 +11,24 @@ from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
+# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
+# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
+# the look-behinds (the same matches, a faster scan of the note).
 _STATES: Final = (
     "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY "
     "NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP"
 )
-_US_STATE: Final = re.compile(r"\b(?:" + "|".join(_STATES.split()) + r"),? (\d{5}(?:-\d{4})?)(?![\w-])")
+_STATE_INITIALS: Final = "".join(sorted({code[0] for code in _STATES.split()}))
+_US_STATE: Final = re.compile(
+    rf"(?=[{_STATE_INITIALS}])\b(?:" + "|".join(_STATES.split()) + r"),? (\d{5}(?:-\d{4})?)(?![\w-])"
+)
 _ZIP_WORD: Final = re.compile(
-    r"\b(?:zip(?: ?code)?|postal code|post ?code|code postal|cp)\b(?: is)? ?:? ?"
+    r"(?=[zpc])\b(?:zip(?: ?code)?|postal code|post ?code|code postal|cp)\b(?: is)? ?:? ?"
     r"(\d{3,5}(?:[ -]\d{2,4})?(?: [A-Z]{2}\b)?|2[AB] ?\d{3}|[A-Z]\d[A-Z] ?\d[A-Z]\d)(?![\w-])",
     re.I,
 )
 #: a French code: 75018, 75 018, 2A004; checked against its neighbours in code
-_FR_CODE: Final = re.compile(r"(?<![\w.,/-])(?:\d{2} ?\d{3}|2[AB] ?\d{3})(?![\w]|[.,/-]\d)")
+_FR_CODE: Final = re.compile(r"(?=\d)(?<![\w.,/-])(?:\d{2} ?\d{3}|2[AB] ?\d{3})(?![\w]|[.,/-]\d)")
 #: a place name after the code: Paris, SAINT-DENIS, Créteil Cedex
 _CITY_AFTER: Final = re.compile(r",? ?(?:[A-ZÀ-Ý][a-zà-ÿ'’]+|[A-ZÀ-Ý]{2,})(?:[- ][A-ZÀ-Ýa-zà-ÿ'’]+){0,4}")
 _STREET: Final = re.compile(

@@ -11,12 +11,17 @@ from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
+# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
+# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
+# the look-behinds (the same matches, a faster scan of the note).
 #: 1900-2099, optionally a decade (1980s, 1980's)
-_FOUR: Final = re.compile(r"(?<![\w./,:+=-])(?:19|20)\d{2}(?:'?[sS]\b)?(?![\w/]|[.,:-]\d)")
+_FOUR: Final = re.compile(r"(?=\d)(?<![\w./,:+=-])(?:19|20)\d{2}(?:'?[sS]\b)?(?![\w/]|[.,:-]\d)")
 #: '92 or 92' (the apostrophe marks a year; 90's is a decade of values, not taken)
-_APOSTROPHE: Final = re.compile(r"(?<![\w'’])['’]\d{2}(?![\w'’])|(?<![\w'’.,/])\d{2}['’](?![\w'’])")
+_APOSTROPHE: Final = re.compile(
+    r"(?=[\d'’])(?:(?<![\w'’])['’]\d{2}(?![\w'’])|(?<![\w'’.,/])\d{2}['’](?![\w'’]))"
+)
 #: a two-digit number right after a history event (PMH: MI 92, CABG 81)
-_TWO: Final = re.compile(r"(?<![\w./,:+=-])\d{2}(?![\w/%'’]|[.,:-]\d)")
+_TWO: Final = re.compile(r"(?=\d)(?<![\w./,:+=-])\d{2}(?![\w/%'’]|[.,:-]\d)")
 
 PATTERNS: Final = (_FOUR, _APOSTROPHE, _TWO)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
 from typing import Final, NamedTuple
 
 from anonymed.detect.tagger.clusters import WordClusters
@@ -94,6 +96,11 @@ def _around(own: tuple[str, ...], known: frozenset[str] | None) -> dict[int, tup
     return packs
 
 
+def _pairs(known: frozenset[str] | None, prefix: str) -> frozenset[str]:
+    """The ``a|b`` of the known features ``<prefix>a|b`` (none while training)."""
+    return frozenset(f.removeprefix(prefix) for f in known or () if f.startswith(prefix))
+
+
 class Featurizer:
     """Turns a text into tokens and one list of string features per token (cached per word)."""
 
@@ -112,6 +119,8 @@ class Featurizer:
         #: nothing and cost a conversion each); None while training
         self.known = known
         self._cache: dict[str, WordFeatures] = {}
+        #: the word pairs of the ``bigram>`` and ``bigram<`` features the model knows
+        self._known_pairs = (_pairs(known, "bigram>"), _pairs(known, "bigram<"))
 
     def word_features(self, word: str) -> WordFeatures:
         """Features of the word alone (identity, shape, affixes, lexicons), cached."""
@@ -140,81 +149,112 @@ class Featurizer:
 
         ``hints`` are spans of other detectors: each token they cover gets ``hint=<source>:<label>``.
         """
+        if not tokens:
+            return []
         words = [self.word_features(token.text) for token in tokens]
-        marked = _hint_rows(hint_marks(tokens, hints), len(tokens))
-        doc_case = "doc=caps" if mostly_upper(tokens) else "doc=mixed"
-        classes = [w.triggers for w in words] if self.triggers else []
-        known = self.known
-        gaps = _GAPS
         size = len(tokens)
+        marked = _hint_rows(hint_marks(tokens, hints), size)
+        heads = _heads("doc=caps" if mostly_upper(tokens) else "doc=mixed")
+        classes = [w.triggers for w in words] if self.triggers else []
+        near = _neighbour_packs(words)
+        edges = _edges(tokens, self._bigrams(words))
         rows: list[list[str]] = []
-        for i, token in enumerate(tokens):
-            word = words[i]
-            own = word.own
-            row = list(word.kept)  # the cached parts come filtered already; the others are few and known
-            extra = [
-                "bias",
-                doc_case,
-                f"{doc_case}|{word.case_key}",
-                gaps[0].get(token.before) or _gap(0, token),
+        for i, (word, right1, right2, left1, left2, opening, ahead, behind) in enumerate(
+            zip(words, *near, *edges, strict=True)
+        ):
+            # same order as ever: a feature's weight is added in row order, and sums in another order
+            # could differ in the last bit
+            row = [
+                *word.kept,
+                *right1,
+                *right2,
+                *left1,
+                *left2,
+                *heads[word.case_key],
+                *opening,
+                *ahead,
+                *behind,
             ]
-            if token.newline_before or i == 0:
-                extra.append("line_start")
-            if i + 1 < size:
-                after = tokens[i + 1]
-                right = words[i + 1]
-                row.extend(right.around[1])
-                extra.append(gaps[1].get(after.before) or _gap(1, after))
-                if after.newline_before:
-                    extra.append("line_end")
-                extra.append(gaps[3].get(after.before) or _gap(3, after))
-                bigram = f"bigram>{own[0]}|{right.own[0]}"
-                if known is None or bigram in known:  # word pairs: most are unknown to the model
-                    extra.append(bigram)
-                if i + 2 < size:
-                    row.extend(words[i + 2].around[2])
-                else:
-                    extra.extend(_PAD_AFTER2)
-            else:
-                extra.extend(_LAST)
-            if i > 0:
-                before = tokens[i - 1]
-                left = words[i - 1]
-                row.extend(left.around[-1])
-                extra.append(gaps[2].get(before.before) or _gap(2, before))
-                bigram = f"bigram<{left.own[0]}|{own[0]}"
-                if known is None or bigram in known:
-                    extra.append(bigram)
-                if i >= 2:
-                    row.extend(words[i - 2].around[-2])
-                else:
-                    extra.extend(_PAD_BEFORE2)
-            else:
-                extra.extend(_FIRST)
             if classes:
-                extra.extend(context_features(classes, i, word.case_key))
-            if marked:
-                extra.extend(marked.get(i, ()))
-            row.extend(extra)
+                row.extend(context_features(classes, i, word.case_key))
+            if i in marked:
+                row.extend(marked[i])
             rows.append(row)
         return rows
 
+    def _bigrams(self, words: Sequence[WordFeatures]) -> list[tuple[str | None, str | None]]:
+        """Per pair of neighbours ``i, i + 1``: ``bigram>`` of ``i`` and ``bigram<`` of ``i + 1`` (None
+        where the model does not know it)."""
+        pairs = [f"{left.own[0]}|{right.own[0]}" for left, right in pairwise(words)]
+        known = self.known
+        if known is None:
+            return [(f"bigram>{pair}", f"bigram<{pair}") for pair in pairs]
+        after, before = self._known_pairs
+        return [
+            (f"bigram>{pair}" if pair in after else None, f"bigram<{pair}" if pair in before else None)
+            for pair in pairs
+        ]
 
-#: cached gap features: 0 ``gap<`` of the token, 1 ``gap>`` (the next token's), 2 ``-1:gap<``, 3 ``1:gap<``
-_GAP_PREFIXES: Final = ("gap<", "gap>", "-1:gap<", "1:gap<")
-_GAPS: Final[tuple[dict[str, str], ...]] = ({}, {}, {}, {})
+
+def _neighbour_packs(words: Sequence[WordFeatures]) -> list[list[tuple[str, ...]]]:
+    """Per token of a note (one at least), the features its neighbours at +1, +2, -1 and -2 give it."""
+    ends = [()] * min(2, len(words))  # past the ends of the note
+    return [
+        [w.around[1] for w in words[1:]] + ends[:1],
+        [w.around[2] for w in words[2:]] + ends,
+        ends[:1] + [w.around[-1] for w in words[:-1]],
+        ends + [w.around[-2] for w in words[:-2]],
+    ]
+
+
+_Edges = tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]
+
+
+def _edges(tokens: Sequence[TaggerToken], bigrams: Sequence[tuple[str | None, str | None]]) -> _Edges:
+    """Per token of a note (one at least), the features of its own gap, of the token after it (with
+    their bigram) and of the token before it."""
+    parts = [_GAP_PARTS.get(token[3:]) or _gap_parts(*token[3:]) for token in tokens]  # (before, newline)
+    size = len(tokens)
+    opening = [part[0] for part in parts]
+    opening[0] = parts[0][3]  # the first token starts a line
+    ahead = [
+        parts[i + 1][1] + (() if after is None else (after,)) + (_PAD_AFTER2 if i + 2 == size else ())
+        for i, (after, _) in enumerate(bigrams)
+    ]
+    behind = [
+        (parts[i - 1][2],) + (() if before is None else (before,)) + (_PAD_BEFORE2 if i == 1 else ())
+        for i, (_, before) in enumerate(bigrams, start=1)
+    ]
+    return opening, [*ahead, _LAST], [_FIRST, *behind]
+
+
+#: a token's (before, newline_before) -> its opening features, those it gives the token before it, the one
+#: it gives the token after it, and its opening features when it starts the note (gaps repeat: cached)
+_GAP_PARTS: Final[dict[tuple[str, bool], tuple[tuple[str, ...], tuple[str, ...], str, tuple[str, ...]]]] = {}
 _PAD_BEFORE2: Final = ("-2:pad",)
 _PAD_AFTER2: Final = ("2:pad",)
 _FIRST: Final = ("-1:pad", "-2:pad")
 _LAST: Final = ("doc_end", "1:pad", "2:pad")
 
 
-def _gap(kind: int, token: TaggerToken) -> str:
-    """The gap feature of ``kind`` for the separator before ``token`` (cached: separators repeat)."""
-    feature = _GAP_PREFIXES[kind] + token.before
-    if len(_GAPS[kind]) < 10_000:
-        _GAPS[kind][token.before] = feature
-    return feature
+def _gap_parts(before: str, newline: bool) -> tuple[tuple[str, ...], tuple[str, ...], str, tuple[str, ...]]:
+    """The gap features a token's separator gives it and its neighbours (see ``_GAP_PARTS``)."""
+    first = (f"gap<{before}", "line_start")
+    opening = first if newline else first[:1]
+    ahead = (
+        (f"gap>{before}", "line_end", f"1:gap<{before}") if newline else (f"gap>{before}", f"1:gap<{before}")
+    )
+    parts = (opening, ahead, f"-1:gap<{before}", first)
+    if len(_GAP_PARTS) < 10_000:
+        _GAP_PARTS[before, newline] = parts
+    return parts
+
+
+@cache
+def _heads(doc_case: str) -> dict[str, tuple[str, ...]]:
+    """``case=<class>`` -> the first features of a token of that case in a note of case ``doc_case``."""
+    cases = ("digit", "upper", "initial", "lower", "title", "mixed")
+    return {f"case={case}": ("bias", doc_case, f"{doc_case}|case={case}") for case in cases}
 
 
 def hint_marks(tokens: Sequence[TaggerToken], hints: Sequence[Span]) -> dict[int, list[str]]:

@@ -126,10 +126,11 @@ def _break_inner(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
     """Untag the joining words inside a name or place run ("GH from Harbor", "Smith and Jones"), and the
     label of a contact inside a name run."""
     for i in range(1, len(tokens) - 1):
+        label = labels[i]
+        if label != "NAME" and label != "LOCATION":
+            continue  # most tokens: their word is not looked up
         key = fold(tokens[i].text)
-        if (labels[i] in ("NAME", "LOCATION") and key in INNER_BREAKS) or (
-            labels[i] == "NAME" and key in CONTACT_LABELS
-        ):
+        if key in INNER_BREAKS or (label == "NAME" and key in CONTACT_LABELS):
             labels[i] = OUTSIDE
 
 

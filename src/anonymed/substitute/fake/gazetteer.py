@@ -76,11 +76,13 @@ class Gazetteer:
             else self.by_country.get(town.country, ())
         )
         own = place_key(town.name)
-        pool = tuple(t for t in pool if place_key(t.name) != own)
-        close = tuple(t for t in pool if town.population / spread <= t.population <= town.population * spread)
+        low, high = town.population / spread, town.population * spread
+        # the population test first: it is cheap, and leaves few towns whose key is computed
+        close = tuple(t for t in pool if low <= t.population <= high and place_key(t.name) != own)
         if len(close) >= least:
             return close
-        return tuple(sorted(pool, key=lambda t: abs(t.population - town.population))[:least])
+        others = (t for t in pool if place_key(t.name) != own)
+        return tuple(sorted(others, key=lambda t: abs(t.population - town.population))[:least])
 
 
 def commune_name(upper: str) -> str:
