@@ -49,6 +49,7 @@ PLACES = {
     "tomlfile": "model",
     "_lazy": "model",
     "known": "model",
+    "processes": "model",
 }
 #: documented exceptions (importer, imported); none since the embedding spaces became a part (``embeddings/``)
 EXCEPTIONS: frozenset[tuple[str, str]] = frozenset()
