@@ -50,6 +50,7 @@ PLACES = {
     "_lazy": "model",
     "known": "model",
     "redact": "model",
+    "processes": "model",
 }
 #: documented exceptions (importer, imported); none since the embedding spaces became a part (``embeddings/``)
 EXCEPTIONS: frozenset[tuple[str, str]] = frozenset()

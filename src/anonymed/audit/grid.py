@@ -11,9 +11,8 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +22,7 @@ from anonymed.audit.data import AuditData
 from anonymed.audit.embedding import Embedding
 from anonymed.audit.models import ModelSpec, train, write_corpus
 from anonymed.errors import ConfigError
+from anonymed.processes import worker_pool
 from anonymed.randomness import RandomSource
 
 Progress = Callable[[str, int, int | None], None]
@@ -193,8 +193,8 @@ def _execute(
         for job in jobs:
             yield _job(*job, config)
         return
-    # spawn, not fork: the caller may hold threads (a progress bar), which fork does not copy safely
-    with ProcessPoolExecutor(max_workers=config.workers, mp_context=get_context("spawn")) as pool:
+    # spawned workers that end with this process; stopped at once if the run stops (SIGTERM, Ctrl-C, an error)
+    with worker_pool(config.workers) as pool:
         futures = [pool.submit(_job, *job, config) for job in jobs]
         for future in as_completed(futures):
             yield future.result()

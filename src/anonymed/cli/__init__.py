@@ -24,6 +24,8 @@ from anonymed.cli import (
     sql,
     train,
 )
+from anonymed.cli.common import console
+from anonymed.processes import Stopped, stop_on_signals
 
 app = typer.Typer(
     name="anonymed",
@@ -79,5 +81,17 @@ def anonymed(
 
 
 def main() -> None:
-    """Console entry point."""
-    app()
+    """Console entry point: SIGTERM and SIGINT stop the command cleanly (exit code 143, 130).
+
+    The signal becomes ``Stopped`` in the main thread: pools of worker processes are stopped and temporary
+    outputs removed on the way out, then one line says so (``anonymed.processes``).
+    """
+    try:
+        with stop_on_signals():
+            app()
+    except Stopped as stopped:
+        console.print(
+            f"[red]stopped[/red] by {stopped.name} (exit code {stopped.exit_code}): the command was "
+            "interrupted and its worker processes were stopped"
+        )
+        raise SystemExit(stopped.exit_code) from None

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import gc
 import logging
-import multiprocessing
-import os
 import signal
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from anonymed.processes import watch_parent
 from anonymed.service.engine import Engine
 from anonymed.service.settings import ServiceSettings
 from anonymed.service.tasks import WorkFailed, failure_of, run_task
@@ -39,18 +37,10 @@ class WorkerSpec:
     hook: EngineHook | None = None
 
 
-def _watch_server() -> None:
-    """End this worker as soon as the server ends, even in the middle of a task (a daemon thread)."""
-    server = multiprocessing.parent_process()
-    if server is not None:
-        server.join()
-        os._exit(0)
-
-
 def _setup(spec: WorkerSpec) -> Engine:
     """Signals and logging as the server wants them, a watch on the server; the engine loaded and hooked."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the server stops us
-    threading.Thread(target=_watch_server, name="anonymed-watch", daemon=True).start()
+    watch_parent()  # ends this worker as soon as the server ends, even in the middle of a task
     logger = logging.getLogger("anonymed")
     if not logger.handlers:
         handler = logging.StreamHandler()
