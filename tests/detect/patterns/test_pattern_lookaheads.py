@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from anonymed.detect.patterns.base import opening
 from anonymed.detect.patterns.detector import all_patterns
 from anonymed.train.recipe import training_root
 
@@ -39,3 +40,15 @@ def test_the_opening_look_ahead_keeps_every_match(pattern: re.Pattern[str]) -> N
     for text in _texts():
         found = [(match.span(), match.groups()) for match in pattern.finditer(text)]
         assert found == [(match.span(), match.groups()) for match in bare.finditer(text)]
+
+
+def test_opening_takes_the_first_character_of_each_top_level_alternative() -> None:
+    assert opening("mrn|medical record(?: number| no)?|mr ?#|#") == "(?=[\\#m])"
+    # "|" inside a group, a character class or escaped does not start an alternative
+    assert opening(r"a(?:b|c)|d[|x]|e\|f|g") == "(?=[adeg])"
+
+
+@pytest.mark.parametrize("alternatives", ["(?:a|b)", "[ab]c|d", r"\dx", "a|.b"])
+def test_opening_refuses_an_alternative_that_does_not_start_with_a_literal(alternatives: str) -> None:
+    with pytest.raises(ValueError, match="regex character"):
+        opening(alternatives)

@@ -6,22 +6,21 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan, any_in
+from anonymed.detect.patterns.base import Scan, any_in, opening
 from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
-# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
-# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
-# the look-behinds (the same matches, a faster scan of the note).
+# the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
 _NUMBER: Final = r"(?=\d)(?<![\w.,/-])(?P<age>\d{1,3})"
 _AFTER: Final = re.compile(
     _NUMBER + r"(?:[ -]?(?:years?|yrs?)[ -]?old\b|[ -]?y ?[/.]? ?o\b\.?|[ -]?years? of age\b|"
     r"[ -]?(?:months?|mos?|weeks?|wks?|days?)[ -]old\b)",
     re.I,
 )
+_AGE_WORDS: Final = r"aged|age|ages|turned|turns|turn|âgée?s?|agée?s?|âge"
 _BEFORE: Final = re.compile(
-    r"(?=[atâ])\b(?:aged|age|ages|turned|turns|turn|âgée?s?|agée?s?|âge)\b(?: ?: ?| of | de | )"
+    opening(_AGE_WORDS) + rf"\b(?:{_AGE_WORDS})\b(?: ?: ?| of | de | )"
     r"(?P<age>\d{1,3})(?![\w]|[.,/]\d)",
     re.I,
 )

@@ -7,16 +7,14 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan
+from anonymed.detect.patterns.base import Scan, opening
 from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
 _SEP: Final = r"[ \u00a0.\-]"
 _EXT: Final = r"(?: ?(?:ext\.?|extension|x|poste) ?\d{1,5}\b)?"
-# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
-# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
-# the look-behinds (the same matches, a faster scan of the note).
+# the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
 _US: Final = re.compile(
     r"(?=[\d+(])(?<![\w+(])(?:\+?1"
     + _SEP
@@ -56,14 +54,14 @@ _CUE_BEFORE: Final = re.compile(
     re.I,
 )
 #: the words of _CUE_BEFORE anywhere in a note: without one, no grouped number is looked at
-_CUE_ANYWHERE: Final = re.compile(
-    r"(?=[ptmcfrjan])\b(?:phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call|reach|reached|joignable|"
-    r"appeler|numéro)\b",
-    re.I,
+_CUE_WORDS: Final = (
+    r"phone|telephone|téléphone|tel|tél|mobile|cell|portable|fax|call|reach|reached|joignable|appeler|numéro"
 )
+_CUE_ANYWHERE: Final = re.compile(opening(_CUE_WORDS) + rf"\b(?:{_CUE_WORDS})\b", re.I)
 _LOCAL: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}-\d{4}(?![\w-])")
+_PAGER_WORDS: Final = r"pager|beeper|bpr|pg|bip|bipper|beep|poste"
 _PAGER: Final = re.compile(
-    r"(?=[pb])\b(?:pager|beeper|bpr|pg|bip|bipper|beep|poste)\b\.? ?(?:#|no\.?|number|num[ée]ro|n°)? ?:? ?"
+    opening(_PAGER_WORDS) + rf"\b(?:{_PAGER_WORDS})\b\.? ?(?:#|no\.?|number|num[ée]ro|n°)? ?:? ?"
     r"#? ?(\d{3,6})(?![\w]|[.,/-]\d)",
     re.I,
 )

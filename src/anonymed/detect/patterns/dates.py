@@ -12,9 +12,7 @@ from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
-# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
-# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
-# the look-behinds (the same matches, a faster scan of the note).
+# the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
 #: day/month/year or month/day/year with one separator used twice; a space may follow it.
 _DMY: Final = re.compile(
     r"(?=\d)(?<![\d./,+|])(?<!\d[-:])(\d{1,2}) ?([/.|-]) ?(\d{1,2}) ?\2 ?(\d{4}|\d{2})(?![\w/%|]|[.,:-]\d)"

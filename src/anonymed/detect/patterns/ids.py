@@ -7,25 +7,21 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan
+from anonymed.detect.patterns.base import Scan, opening
 from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
-# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
-# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
-# the look-behinds (the same matches, a faster scan of the note).
+# the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
 _SSN: Final = re.compile(r"(?=\d)(?<![\w-])(\d{3})([- ]?)(\d{2})\2(\d{4})(?![\w-])")
 _SSN_CUE: Final = re.compile(r"\b(?:ssn|social security|soc\.? sec\.?)\b", re.I)
 #: sex digit then 12 or 14 characters, spaces allowed anywhere between them (2A/2B for Corsica)
 _NIR: Final = re.compile(r"(?=\d)(?<![\w/.,-])[1-478](?: ?[0-9ABab]){12,14}(?![\w]|[/.,-]\d)")
 _NIR_SHAPE: Final = re.compile(r"[1-478]\d{2}(?:0[1-9]|1[0-2]|[2-4]\d|[5-9]\d)(?:\d{2}|2[AB])\d{6}(?:\d{2})?")
 
-#: per subtype: the first characters of its cues (for the look-ahead, see above), and the cues
 _CUES: Final = (
     (
         "mrn",
-        "muhipnr",
         r"mrn|medical record(?: number| no\.?| #)?|mr ?#|ipp|ip|unit (?:no\.?|number)|"
         r"hospital (?:no\.?|number)|"
         r"patient id|id patient|identifiant (?:du |de la )?patient|n° patient|num[ée]ro patient|"
@@ -33,14 +29,12 @@ _CUES: Final = (
     ),
     (
         "account",
-        "navedib",
         r"nda|account(?: number| no\.?| #)?|acct\.?|n° de s[ée]jour|num[ée]ro de s[ée]jour|"
         r"visit (?:number|no\.?|id)|encounter(?: number| id)?|dossier|"
         r"identifiant de (?:l['’]hospitalisation|la visite|s[ée]jour)|billing",
     ),
     (
         "other",
-        "#nircsalfpmb",
         r"#|no\.|n°|nº|num[ée]ro|number|id|identifiant|identifier|r[ée]f\.?|r[ée]f[ée]rence|case|specimen|"
         r"accession|licen[cs]e|rpps|adeli|finess|policy|member id|badge|passport|passeport|permis",
     ),
@@ -57,8 +51,8 @@ _FILLER_WORDS: Final = r"(?:est|étant|le|la|de|du|d['’]|is|number|no\.?|n°|n
 _FILLER: Final = r"[ \t]*+(?:(?:[:#=°.]|" + _FILLER_WORDS + r")[ \t]*+){0,4}"
 _VALUE: Final = r"(?P<value>(?:[A-Za-z]{1,4}-?)?\d[\dA-Za-z]*+(?:[-/.][\dA-Za-z]++){0,4}+)(?![\w]|[-/.]\w)"
 _CUED: Final = tuple(
-    (subtype, re.compile(rf"(?=[{first}])(?<![\w#°])(?:{cue})(?![^\W\d_])" + _FILLER + _VALUE, re.I))
-    for subtype, first, cue in _CUES
+    (subtype, re.compile(opening(cue) + rf"(?<![\w#°])(?:{cue})(?![^\W\d_])" + _FILLER + _VALUE, re.I))
+    for subtype, cue in _CUES
 )
 _DECIMAL: Final = re.compile(r"\d+[.,]\d+")
 #: readings, not identifiers, after "#" or "ID": decimal ranges (95.8-97.2), pressures (34-40/24-30)

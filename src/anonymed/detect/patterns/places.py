@@ -6,24 +6,23 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.base import Scan
+from anonymed.detect.patterns.base import Scan, opening
 from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
-# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
-# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
-# the look-behinds (the same matches, a faster scan of the note).
+# the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
 _STATES: Final = (
     "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY "
     "NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP"
 )
-_STATE_INITIALS: Final = "".join(sorted({code[0] for code in _STATES.split()}))
+_STATE_CODES: Final = "|".join(_STATES.split())
 _US_STATE: Final = re.compile(
-    rf"(?=[{_STATE_INITIALS}])\b(?:" + "|".join(_STATES.split()) + r"),? (\d{5}(?:-\d{4})?)(?![\w-])"
+    opening(_STATE_CODES) + rf"\b(?:{_STATE_CODES}),? " + r"(\d{5}(?:-\d{4})?)(?![\w-])"
 )
+_ZIP_WORDS: Final = r"zip(?: ?code)?|postal code|post ?code|code postal|cp"
 _ZIP_WORD: Final = re.compile(
-    r"(?=[zpc])\b(?:zip(?: ?code)?|postal code|post ?code|code postal|cp)\b(?: is)? ?:? ?"
+    opening(_ZIP_WORDS) + rf"\b(?:{_ZIP_WORDS})\b(?: is)? ?:? ?"
     r"(\d{3,5}(?:[ -]\d{2,4})?(?: [A-Z]{2}\b)?|2[AB] ?\d{3}|[A-Z]\d[A-Z] ?\d[A-Z]\d)(?![\w-])",
     re.I,
 )

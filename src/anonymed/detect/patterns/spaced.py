@@ -12,9 +12,7 @@ from anonymed.detect.patterns.ids import nir_key_is_valid
 from anonymed.document import Span
 from anonymed.labels import Label
 
-# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
-# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
-# the look-behinds (the same matches, a faster scan of the note).
+# the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
 #: single characters separated by single spaces, starting with a digit (or "+ ")
 _RUN: Final = re.compile(r"(?=[\d+(])(?<![\d.+/-])(?:\+ ?|\( ?\d ?\d ?\) ?)?\d(?: [\d./-]){5,}(?![\w])")
 _NIR_SHAPE: Final = re.compile(r"[1-478]\d{2}(?:0[1-9]|1[0-2]|[2-4]\d|[5-9]\d)\d{8}(?:\d{2})?")

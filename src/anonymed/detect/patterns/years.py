@@ -11,9 +11,7 @@ from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
-# Patterns that open with look-behinds (or a word boundary) start with a look-ahead on their first
-# character, such as (?=\d): the engine leaves a position that cannot start a match before it tries
-# the look-behinds (the same matches, a faster scan of the note).
+# the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
 #: 1900-2099, optionally a decade (1980s, 1980's)
 _FOUR: Final = re.compile(r"(?=\d)(?<![\w./,:+=-])(?:19|20)\d{2}(?:'?[sS]\b)?(?![\w/]|[.,:-]\d)")
 #: '92 or 92' (the apostrophe marks a year; 90's is a decade of values, not taken)
