@@ -213,7 +213,8 @@ _Edges = tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...
 def _edges(tokens: Sequence[TaggerToken], bigrams: Sequence[tuple[str | None, str | None]]) -> _Edges:
     """Per token of a note (one at least), the features of its own gap, of the token after it (with
     their bigram) and of the token before it."""
-    parts = [_GAP_PARTS.get(token[3:]) or _gap_parts(*token[3:]) for token in tokens]  # (before, newline)
+    gaps = [(token.before, token.newline_before) for token in tokens]
+    parts = [_GAP_PARTS.get(gap) or _gap_parts(*gap) for gap in gaps]
     size = len(tokens)
     opening = [part[0] for part in parts]
     opening[0] = parts[0][3]  # the first token starts a line
