@@ -90,6 +90,7 @@ def _recipe(args: argparse.Namespace) -> RecognizerRecipe:
         args.lang,
         data=args.data,
         synthetic_copies=args.copies,
+        lowercase_copies=args.lowercase_copies,
         wikiann_sentences=args.wikiann,
         training=TrainingParams(max_iterations=args.iterations),
         clusters=None if args.clusters is None else tuple(k for k in args.clusters if k > 0),
@@ -207,6 +208,12 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--thresholds", type=float, nargs="+", default=[TaggerParams.threshold])
     parser.add_argument("--copies", type=int, default=RecognizerRecipe.synthetic_copies)
+    parser.add_argument(
+        "--lowercase-copies",
+        type=int,
+        default=RecognizerRecipe.lowercase_copies,
+        help="extra surrogate-filled copies of each training note written all in lower case",
+    )
     parser.add_argument("--wikiann", type=int, default=RecognizerRecipe.wikiann_sentences)
     parser.add_argument(
         "--clusters", type=int, nargs="+", default=None, help="cluster sizes (0: none; default: recipe's)"

@@ -20,7 +20,7 @@ from anonymed.train.annotations import file_digest, notes_of_language, read_anno
 from anonymed.train.corpora import read_gold_documents, read_wikiann
 from anonymed.train.feature_lexicons import build_lexicons
 from anonymed.train.fingerprint import write_fingerprint
-from anonymed.train.synthetic import synthetic_notes
+from anonymed.train.synthetic import lower_cased, synthetic_notes
 
 #: per language: the annotated development corpus (path under the training root, reader format)
 DEV_CORPORA: Final = {
@@ -49,6 +49,7 @@ class RecognizerRecipe:
     lang: str
     data: Path | None = None
     synthetic_copies: int = 2
+    lowercase_copies: int = 0  # surrogate-filled copies written all in lower case (case augmentation)
     wikiann_sentences: int = 0
     seed: int = 0
     training: TrainingParams = field(default_factory=TrainingParams)
@@ -60,8 +61,8 @@ class RecognizerRecipe:
     def __post_init__(self) -> None:
         if self.lang not in DEV_CORPORA:
             raise ConfigError(f"no training recipe for language {self.lang!r}; known: {sorted(DEV_CORPORA)}")
-        if self.synthetic_copies < 0 or self.wikiann_sentences < 0:
-            raise ConfigError("synthetic_copies and wikiann_sentences must be >= 0")
+        if min(self.synthetic_copies, self.lowercase_copies, self.wikiann_sentences) < 0:
+            raise ConfigError("synthetic_copies, lowercase_copies and wikiann_sentences must be >= 0")
 
     @property
     def cluster_sizes(self) -> tuple[int, ...]:
@@ -85,6 +86,8 @@ class RecognizerRecipe:
         del info["extra"]
         if self.extra:  # named by digest and size, never by path; absent otherwise (as in the shipped models)
             info["extra"] = [_extra_info(path, self.lang) for path in self.extra]
+        if not self.lowercase_copies:  # only when in force, as for clusters
+            del info["lowercase_copies"]
         info["hints"] = [list(pair) for pair in self.hints]
         del info["clusters"], info["triggers"]
         if self.cluster_sizes:  # only when in force: the shipped models' metadata stays as it was
@@ -135,11 +138,12 @@ def folds(docs: Sequence[Document], k: int, seed: int = 0) -> list[int]:
 def training_documents(
     recipe: RecognizerRecipe, dev: Sequence[Document], wiki: Sequence[Document], *, seed: int | None = None
 ) -> list[Document]:
-    """Dev notes, their surrogate-filled copies, and WikiANN sentences without organisations."""
-    copies = synthetic_notes(
-        dev, recipe.lang, copies=recipe.synthetic_copies, seed=recipe.seed if seed is None else seed
-    )
-    return [*dev, *copies, *_general(recipe, wiki)]
+    """Dev notes, their surrogate-filled copies (some lower-cased), and WikiANN sentences without
+    organisations."""
+    draw = recipe.seed if seed is None else seed
+    copies = synthetic_notes(dev, recipe.lang, copies=recipe.synthetic_copies, seed=draw)
+    lowered = synthetic_notes(dev, recipe.lang, copies=recipe.lowercase_copies, seed=draw, suffix="lc")
+    return [*dev, *copies, *(lower_cased(doc) for doc in lowered), *_general(recipe, wiki)]
 
 
 def _general(recipe: RecognizerRecipe, wiki: Sequence[Document]) -> list[Document]:

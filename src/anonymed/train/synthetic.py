@@ -194,10 +194,25 @@ def fill(doc: Document, maker: SurrogateMaker, suffix: str) -> Document:
     return Document(f"{doc.id}~{suffix}", text, meta, gold=gold)
 
 
-def synthetic_notes(docs: Iterable[Document], lang: str, *, copies: int, seed: int) -> Iterator[Document]:
+def synthetic_notes(
+    docs: Iterable[Document], lang: str, *, copies: int, seed: int, suffix: str = "s"
+) -> Iterator[Document]:
     """``copies`` surrogate-filled versions of every document that has gold spans (reproducible by seed)."""
     maker = SurrogateMaker(lang, RandomSource(seed))
     for doc in docs:
         if doc.gold:
             for copy in range(copies):
-                yield fill(doc, maker, f"s{copy}")
+                yield fill(doc, maker, f"{suffix}{copy}")
+
+
+def _lower_keeping_length(char: str) -> str:
+    lowered = char.lower()
+    return lowered if len(lowered) == 1 else char
+
+
+def lower_cased(doc: Document) -> Document:
+    """``doc`` written all in lower case, gold spans at the same offsets (characters whose lower case is
+    longer, like "İ", stay as they are)."""
+    text = "".join(_lower_keeping_length(char) for char in doc.text)
+    gold = tuple(Span.of(text, s.start, s.end, s.label, subtype=s.subtype) for s in doc.gold)
+    return Document(doc.id, text, doc.metadata, gold=gold)

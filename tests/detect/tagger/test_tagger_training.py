@@ -20,7 +20,7 @@ from anonymed.train.recipe import (
     training_documents,
     wikiann_documents,
 )
-from anonymed.train.synthetic import SurrogateMaker, fill, synthetic_notes
+from anonymed.train.synthetic import SurrogateMaker, fill, lower_cased, synthetic_notes
 
 NOTES = [
     (
@@ -78,6 +78,24 @@ def test_training_set_adds_surrogate_copies_and_wikiann_without_organisations(tm
     docs = training_documents(recipe, dev, wiki)
     assert len(docs) == 4 + 2 * 4 + 2  # notes, two copies of each annotated note, two sentences without ORG
     assert all(s.label is not Label.ORGANIZATION for d in docs for s in d.gold)
+
+
+def test_lowercase_copies_are_extra_surrogate_copies_written_in_lower_case(tmp_path: Path) -> None:
+    recipe = RecognizerRecipe("en", data=_training_root(tmp_path), synthetic_copies=1, lowercase_copies=1)
+    dev = dev_documents(recipe)
+    docs = training_documents(recipe, dev, [])
+    lowered = [d for d in docs if d.id.endswith("~lc0")]
+    assert len(docs) == 4 + 4 + 4 and len(lowered) == 4
+    assert all(d.text == d.text.lower() and d.gold for d in lowered)
+    assert all(d.text[s.start : s.end] == s.text for d in lowered for s in d.gold)
+    assert recipe.describe()["lowercase_copies"] == 1
+    assert "lowercase_copies" not in RecognizerRecipe("en").describe()  # shipped models: metadata unchanged
+
+
+def test_lower_cased_keeps_offsets_when_a_lower_case_letter_is_longer() -> None:
+    text = "İpek and Mary"
+    doc = lower_cased(Document("d", text, gold=(Span.of(text, 9, 13, "NAME"),)))
+    assert doc.text == "İpek and mary" and [s.text for s in doc.gold] == ["mary"]
 
 
 def test_surrogate_copy_replaces_every_gold_span_consistently() -> None:
