@@ -101,5 +101,17 @@ def test_no_context_hit_without_a_name_word(text: str) -> None:
     assert hits(text) == set()
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Patient: Gonzalez, Maria T.   MRN: 00482913",
+        "Patient: Gonzalez, Maria T. DOB: 04/17/1956",
+        "Smith, John A.  SSN 078-05-1120",
+    ],
+)
+def test_a_field_label_after_a_middle_initial_is_no_surname(text: str) -> None:
+    assert not any(label in value for value, _, _ in hits(text) for label in ("MRN", "DOB", "SSN"))
+
+
 def test_the_rules_are_english_only() -> None:
     assert not ContextDetector().supports("fr")

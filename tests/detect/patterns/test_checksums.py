@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from anonymed.detect.patterns.checksums import aba_ok, card_ok, iban_ok, luhn_ok, nhs_ok, npi_ok
+from anonymed.detect.patterns.checksums import aba_ok, card_ok, gtin_ok, iban_ok, luhn_ok, nhs_ok, npi_ok
 
 
 @pytest.mark.parametrize(
@@ -84,3 +84,20 @@ def test_npi_luhn_over_the_80840_prefix(npi: str, valid: bool) -> None:
 )
 def test_aba_routing_numbers(routing: str, valid: bool) -> None:
     assert aba_ok(routing) is valid
+
+
+@pytest.mark.parametrize(
+    ("gtin", "valid"),
+    [
+        ("09506000134352", True),  # GTIN-14 of GS1's own examples (GS1 Digital Link)
+        ("09506000134353", False),
+        ("4006381333931", True),  # GTIN-13 (EAN-13) example of the GS1 check digit calculator
+        ("012345678905", True),  # GTIN-12 (UPC-A)
+        ("012345678904", False),
+        ("96385074", True),  # GTIN-8
+        ("0950600013435", False),  # a digit short: 13 digits whose check fails
+        ("0950600013435X", False),  # not all digits
+    ],
+)
+def test_gs1_gtin_mod_10(gtin: str, valid: bool) -> None:
+    assert gtin_ok(gtin) is valid

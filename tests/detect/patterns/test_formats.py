@@ -64,6 +64,12 @@ def labels(text: str, lang: str = "en") -> set[tuple[str, str]]:
         ("routing number 021000021", "021000021", "ID/account"),
         ("my ssn is 078-051121", "078-051121", "ID/ssn"),
         ("SSN: 078 05 1120", "078 05 1120", "ID/ssn"),
+        (
+            "Pacemaker UDI (01)00643169007222(17)160128(21)BLC200461H implanted",
+            "(01)00643169007222(17)160128(21)BLC200461H",
+            "ID/other",
+        ),
+        ("box label (01)09506000134352 (10)LOT42", "(01)09506000134352 (10)LOT42", "ID/other"),
     ],
 )
 def test_formats_are_found_with_their_label(text: str, value: str, label: str) -> None:
@@ -90,6 +96,7 @@ def test_formats_are_found_with_their_label(text: str, value: str, label: str) -
         ("ITIN 912-40-1234", "912-40-1234", "ID/ssn"),  # middle group 40: outside the ITIN ranges
         ("code 1234567893 alone", "1234567893", "ID/account"),  # an NPI shape is no account
         ("ssn 12345", "12345", "ID/ssn"),  # five digits are not an SSN
+        ("part (01)0950600013435 short", "(01)0950600013435", "ID/other"),  # 13 digits: no GTIN-14
     ],
 )
 def test_near_misses_are_not_taken_for_the_format(text: str, value: str, label: str) -> None:
@@ -108,6 +115,13 @@ def test_a_valid_check_digit_raises_the_score_and_a_wrong_one_lowers_it() -> Non
     nhs, bad_nhs = spans("NHS no 943 476 5919"), spans("NHS no 943 476 5918")
     assert nhs["943 476 5919"] == ("ID/mrn", 1.0)
     assert bad_nhs["943 476 5918"][0] == "ID/mrn" and bad_nhs["943 476 5918"][1] < 1.0
+
+
+def test_a_udi_whose_gtin_check_fails_is_still_a_device_identifier() -> None:
+    valid = spans("UDI (01)09506000134352(21)A1")["(01)09506000134352(21)A1"]
+    typo = spans("UDI (01)09506000134353(21)A1")["(01)09506000134353(21)A1"]
+    assert valid == ("ID/other", 1.0)
+    assert typo[0] == "ID/other" and 0.9 < typo[1] < valid[1]  # still above a phone reading of its digits
 
 
 def test_a_grouped_card_with_a_wrong_check_digit_is_still_an_account_number() -> None:

@@ -91,6 +91,9 @@ def test_ratios_doses_and_pressures_are_not_dates(text: str) -> None:
         ("Seen Feb. 26 in clinic.", "en", "Feb. 26"),  # abbreviation with a dot
         ("born on the 26th of February", "en", "26th of February"),  # ordinal, of
         ("stated it was July 29th.", "en", "July 29th"),  # ordinal after the month
+        ("Follow up on Dec 3rd, 2024 in clinic.", "en", "Dec 3rd, 2024"),  # ordinal, comma, four-digit year
+        ("next visit December 3rd 2024.", "en", "December 3rd 2024"),  # ordinal and year without a comma
+        ("July 29th 15 patients seen", "en", "July 29th"),  # a two-digit number after an ordinal is no year
         ("Nursing Progress Note 21 Apr, 21 0700", "en", "21 Apr, 21"),  # terse header, two-digit year
         ("IN THIS CASE MARCH OF 1993.)", "en", "MARCH OF 1993"),  # upper case, of + year
         ("Monday, February 26, 2020", "en", "Monday, February 26, 2020"),  # weekday prefix

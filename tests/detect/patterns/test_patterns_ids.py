@@ -144,3 +144,33 @@ def test_measurements_are_not_ids(text: str) -> None:
 
 def test_six_digit_numbers_are_ids_in_high_recall_mode() -> None:
     assert ("ID/other", "250000") in found("plt 250000 today", high_recall=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("FIN: 2210987 / MRN 7730042", ("ID/account", "2210987")),  # Financial Identification Number
+        ("license plate 7ABC123 noted by EMS", ("ID/other", "7ABC123")),  # HIPAA: vehicle identifiers
+        ("Licence Plate #: 7ABC123", ("ID/other", "7ABC123")),
+        ("plate number 4ABC567", ("ID/other", "4ABC567")),
+        ("pump S/N 88231XZ checked", ("ID/other", "88231XZ")),  # HIPAA: device serial numbers
+        ("SN: 88231XZ", ("ID/other", "88231XZ")),
+        ("device serial SN-88231-XZ", ("ID/other", "SN-88231-XZ")),
+        ("DL# S530-4605-3429", ("ID/other", "S530-4605-3429")),  # a driver's licence number
+    ],
+)
+def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tuple[str, str]) -> None:
+    assert expected in found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("à la fin 2019 le patient allait bien", "fr"),  # "fin" is the end of a period in French
+        ("serial 2 doses given", "en"),  # too few digits for an identifier
+        ("sn 2 tabs", "en"),
+        ("glucose 120 mg/dl 4500 kcal", "en"),  # "dl" the unit, no "#"
+    ],
+)
+def test_short_identifier_names_need_an_identifier_after_them(text: str, lang: str) -> None:
+    assert not any(label.startswith("ID") for label, _ in found(text, lang))

@@ -39,6 +39,7 @@ from anonymed.detect.lexicons.contexts_words import (
     CONTACT_VERBS,
     CREDENTIALS,
     DOCUMENTS,
+    FIELD_LABELS,
     GENERIC_TAILS,
     INSTITUTION_HEADS,
     INSTITUTION_TAILS,
@@ -124,6 +125,8 @@ class _Rules:
         token = self.tokens[i]
         key = token.key.removesuffix("'s")
         if not key.replace("'", "").replace("-", "").isalpha() or key in FUNCTION_WORDS or key in ROLE_WORDS:
+            return False
+        if key in FIELD_LABELS:
             return False
         if len(key) == 1:
             return token.text.isupper() or token.dot or loose

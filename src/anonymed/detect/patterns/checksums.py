@@ -1,5 +1,6 @@
 """Check digits of identifier formats, from their specifications: Luhn (ISO/IEC 7812 cards, US NPI),
-IBAN (ISO 13616, mod 97-10), UK NHS numbers (mod 11), ABA routing numbers (3-7-1 weights)."""
+IBAN (ISO 13616, mod 97-10), UK NHS numbers (mod 11), ABA routing numbers (3-7-1 weights), GS1 GTINs (mod 10,
+weights 3-1 from the right)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,14 @@ def aba_ok(text: str) -> bool:
         return False
     weights = (3, 7, 1) * 3
     return sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 10 == 0
+
+
+def gtin_ok(text: str) -> bool:
+    """Whether a GS1 GTIN (8, 12, 13 or 14 digits) has the right check digit: weights 3 and 1 alternate from
+    the digit left of the check digit, and the check digit brings the sum to a multiple of 10."""
+    digits = digits_of(text)
+    if len(digits) not in (8, 12, 13, 14) or len(digits) != len(text):
+        return False
+    body = digits[:-1]
+    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
+    return (10 - total % 10) % 10 == int(digits[-1])

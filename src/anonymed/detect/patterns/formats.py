@@ -1,12 +1,13 @@
 """Identifier formats declared as data (pattern, label, context words, validator), built from their
 specifications: ISO 8601 timestamps, payment cards (ISO/IEC 7812, Luhn), IBANs (ISO 13616, mod 97), US
 ITINs, NPIs and Medicare MBIs, ABA routing numbers, UK NHS numbers (mod 11), National Insurance numbers and
-postcodes, MAC addresses, and an SSN announced by its name whatever its grouping.
+postcodes, MAC addresses, an SSN announced by its name whatever its grouping, and unique device identifiers
+in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers such as lot and serial).
 
 Labels follow anonymed's taxonomy: card, IBAN, routing and beneficiary numbers are ``ID/account``; an NHS
 number (a patient's record number across the NHS) is ``ID/mrn``; an ITIN (a US taxpayer number in place of
 an SSN) is ``ID/ssn``; an NPI, a National Insurance number and a MAC address (a device identifier) are
-``ID/other``; a UK postcode is ``LOCATION/zip``.
+``ID/other``, as is a UDI (it names one implanted or used device); a UK postcode is ``LOCATION/zip``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from anonymed.detect.patterns.checksums import aba_ok, card_ok, digits_of, iban_ok, nhs_ok, npi_ok
+from anonymed.detect.patterns.checksums import aba_ok, card_ok, digits_of, gtin_ok, iban_ok, nhs_ok, npi_ok
 from anonymed.detect.patterns.ids import ssn_is_valid
 from anonymed.detect.patterns.recognizer import VALID, Recognizer
 from anonymed.labels import Label
@@ -63,6 +64,13 @@ MAC: Final = re.compile(
     rf"(?<![\w:.-])(?:{_HEX}{{2}}([:-])(?:{_HEX}{{2}}\1){{4}}{_HEX}{{2}}|{_HEX}{{4}}\.{_HEX}{{4}}\.{_HEX}{{4}})"
     r"(?![\w:-]|\.\w)"
 )
+#: GS1 element string in human-readable form: AI (01) and a 14-digit GTIN, then the production identifiers of
+#: the FDA's UDI rule and GS1's General Specifications: expiry (17), production (11) and best-before (15)
+#: dates, lot (10), serial (21), quantity (30), additional identifiers (240, 241), origin (422), UDI (7003)
+GS1_UDI: Final = re.compile(
+    r"(?<![\w)])\(01\)(?P<gtin>\d{14})"
+    r"(?:[ ]?\((?:1[0157]|21|30|24[01]|422|7003)\)[0-9A-Za-z!\"%&'*+,./:;<=>?_-]{1,20})*+(?![\w(])"
+)
 #: an SSN written in any grouping (3-6, 3-2-4, 9 digits) after its name: "my ssn is 078-051121"
 CUED_SSN: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}[- ]?\d{2,3}[- ]?\d{3,4}(?![\w-])")
 
@@ -72,6 +80,7 @@ NINE_DIGITS: Final = re.compile(r"\d(?:[ -]?\d){8}")
 DATE_TIME: Final = re.compile(r"\d(?:\d{3}-\d{2}-\d{2}[T ]\d|\d{7}T\d)")
 LETTERS_DIGITS: Final = re.compile(r"[A-Z]{2} ?\d{2}")
 LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
+GS1_OPENING: Final = re.compile(r"\(01\)\d")
 HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{2}\.[0-9A-Fa-f]{4}\.)")
 
 _CARD_WORDS: Final = ("card", "credit", "debit", "visa", "mastercard", "amex", "american express", "cc")
@@ -86,6 +95,11 @@ def _issuable_ssn(text: str) -> bool:
     """Whether a cued SSN has nine digits and issuable parts (else it is a mistyped identifier)."""
     digits = digits_of(text)
     return len(digits) == 9 and ssn_is_valid(digits[:3], digits[3:5], digits[5:])
+
+
+def _udi_gtin_ok(text: str) -> bool:
+    """Whether a UDI's GTIN (the 14 digits after "(01)") has the right check digit."""
+    return gtin_ok(text[4:18])
 
 
 def _spaced(text: str) -> bool:
@@ -220,6 +234,18 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         context=("mac", "hardware address", "ethernet", "wifi", "wi-fi", "bluetooth", "device"),
         context_score=0.97,
         requires=HEX_PAIRS,
+    ),
+    Recognizer(
+        "gs1_udi",
+        GS1_UDI,
+        Label.ID,
+        "other",
+        0.95,
+        context=("udi", "device", "implant", "lot", "serial", "gtin"),
+        context_score=VALID,
+        validator=_udi_gtin_ok,
+        invalid_score=0.92,  # the "(01)" shape says more than a phone reading of its 14 digits (0.9)
+        requires=GS1_OPENING,
     ),
     Recognizer(
         "cued_ssn",

@@ -26,24 +26,37 @@ _CUES: Final = (
         r"hospital (?:no\.?|number)|"
         r"patient id|id patient|identifiant (?:du |de la )?patient|n° patient|num[ée]ro patient|"
         r"r[ée]f[ée]rence interne(?: de la patiente| du patient)?",
+        None,
     ),
     (
         "account",
         r"nda|account(?: number| no\.?| #)?|acct\.?|n° de s[ée]jour|num[ée]ro de s[ée]jour|"
         r"visit (?:number|no\.?|id)|encounter(?: number| id)?|dossier|"
         r"identifiant de (?:l['’]hospitalisation|la visite|s[ée]jour)|billing",
+        None,
+    ),
+    #: HIPAA's identifier kinds that records name by a short word, English only ("fin" ends a French
+    #: phrase: "fin 2019"): the financial number of an encounter (FIN), vehicle licence plates, device serial
+    #: numbers and unique device identifiers (UDI), driver's licence numbers written "DL#"
+    ("account", r"fin", frozenset({"en"})),
+    (
+        "other",
+        r"licen[cs]e plate(?: number| no\.?| #)?|plate (?:number|no\.?)|tag number|"
+        r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?|dl ?#",
+        frozenset({"en"}),
     ),
     (
         "other",
         r"#|no\.|n°|nº|num[ée]ro|number|id|identifiant|identifier|r[ée]f\.?|r[ée]f[ée]rence|case|specimen|"
         r"accession|licen[cs]e|rpps|adeli|finess|policy|member id|badge|passport|passeport|permis",
+        None,
     ),
 )
 #: the first word of every cue above, as a folded word key (plus "#", "°", "º", looked for in the text)
 _CUE_KEYS: Final = word_set(
     "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
     "encounter dossier billing no number identifier ref case specimen accession license licence rpps "
-    "adeli finess policy member badge passport passeport permis"
+    "adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl"
 )
 _CUE_SIGNS: Final = ("#", "°", "º")
 #: separators and filler words between a cue and its value; possessive spaces keep matching linear
@@ -51,8 +64,12 @@ _FILLER_WORDS: Final = r"(?:est|étant|le|la|de|du|d['’]|is|number|no\.?|n°|n
 _FILLER: Final = r"[ \t]*+(?:(?:[:#=°.]|" + _FILLER_WORDS + r")[ \t]*+){0,4}"
 _VALUE: Final = r"(?P<value>(?:[A-Za-z]{1,4}-?)?\d[\dA-Za-z]*+(?:[-/.][\dA-Za-z]++){0,4}+)(?![\w]|[-/.]\w)"
 _CUED: Final = tuple(
-    (subtype, re.compile(opening(cue) + rf"(?<![\w#°])(?:{cue})(?![^\W\d_])" + _FILLER + _VALUE, re.I))
-    for subtype, cue in _CUES
+    (
+        subtype,
+        re.compile(opening(cue) + rf"(?<![\w#°])(?:{cue})(?![^\W\d_])" + _FILLER + _VALUE, re.I),
+        languages,
+    )
+    for subtype, cue, languages in _CUES
 )
 _DECIMAL: Final = re.compile(r"\d+[.,]\d+")
 #: readings, not identifiers, after "#" or "ID": decimal ranges (95.8-97.2), pressures (34-40/24-30)
@@ -69,7 +86,7 @@ PATTERNS: Final = (
     _SSN_CUE,
     _NIR,
     _NIR_SHAPE,
-    *(p for _, p in _CUED),
+    *(p for _, p, _ in _CUED),
     _LONG,
     _SHORTER,
     _SETTING,
@@ -126,7 +143,9 @@ def _may_hold_cue(scan: Scan) -> bool:
 def _cued(scan: Scan) -> Iterator[Span]:
     if not _may_hold_cue(scan):
         return
-    for subtype, pattern in _CUED:
+    for subtype, pattern, languages in _CUED:
+        if languages is not None and scan.lang not in languages:
+            continue
         for match in pattern.finditer(scan.text):
             value = match.group("value")
             digits = sum(char.isdigit() for char in value)

@@ -116,10 +116,14 @@ _BARE_CUES: Final = word_set(
 )
 
 
-def _with_year(scan: Scan, end: int) -> int:
-    """The end of a year written after a day and a month, or ``end`` when there is none."""
+def _with_year(scan: Scan, end: int, *, four_digits: bool = False) -> int:
+    """The end of a year written after a day and a month, or ``end`` when there is none (``four_digits``:
+    only a year of four digits, as after an ordinal day: "Dec 3rd, 2024" but "July 29th 15 patients")."""
     tail = _YEAR_TAIL.match(scan.text, end)
     if tail is None or scan.unit_follows(tail.end()):
+        return end
+    year = tail.group(0).strip(" ,-")
+    if four_digits and not (len(year) == 4 and year.isdigit()):
         return end
     written = tail.group(0).strip()
     if len(written) == 2 and written.isdigit() and re.match(r" *[^\W_]", scan.text[tail.end() :]):
@@ -143,7 +147,7 @@ def _named_dates(scan: Scan) -> Iterator[Span]:
         if _month_ok(scan, match, end > match.end()):
             yield scan.span(match.start(), end, Label.DATE, None, 0.9 if end > match.end() else 0.85)
     for match in _MONTH_FIRST.finditer(scan.text):
-        end = _with_year(scan, match.end()) if match.group("day")[-1].isdigit() else match.end()
+        end = _with_year(scan, match.end(), four_digits=not match.group("day")[-1].isdigit())
         if _month_ok(scan, match, end > match.end()) and not scan.unit_follows(match.end()):
             yield scan.span(match.start(), end, Label.DATE, None, 0.85)
     for match in _MONTH_YEAR.finditer(scan.text):
