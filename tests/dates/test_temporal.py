@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from anonymed.dates import words
 from anonymed.dates.temporal import Kind, Unit, detect_order, parse_temporal, render_temporal
+from anonymed.dates.words import spelled_number
 
 REF = dt.date(2021, 5, 1)
 
@@ -221,3 +222,31 @@ def test_synthetic_notes_write_months_from_the_shared_table() -> None:
 
     assert words.MONTHS[("en", "full")] == synthetic._EN_MONTHS
     assert words.MONTHS[("fr", "full")] == synthetic._FR_MONTHS
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "value"),
+    [
+        ("ninety-two", "en", 92),
+        ("Ninety", "en", 90),
+        ("one hundred and one", "en", 101),
+        ("a hundred", "en", 100),
+        ("twenty one", "en", 21),
+        ("quatre-vingt-douze", "fr", 92),
+        ("quatre-vingt-dix-neuf", "fr", 99),
+        ("quatre-vingts", "fr", 80),
+        ("soixante et onze", "fr", 71),
+        ("nonante-deux", "fr", 92),
+        ("cent un", "fr", 101),
+        ("ninety minutes", "en", None),
+        ("and", "en", None),
+        ("deux cents", "fr", None),  # 200: past the reader's range
+    ],
+)
+def test_numbers_spelled_in_words(text: str, lang: str, value: int | None) -> None:
+    assert spelled_number(text, lang) == value
+
+
+def test_an_age_in_words_is_read_in_years() -> None:
+    value = parse_temporal("ninety-two", lang="en", age=True)
+    assert value is not None and value.quantity == 92 and value.unit is Unit.YEAR

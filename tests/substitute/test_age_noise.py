@@ -57,3 +57,22 @@ def test_bad_parameters_are_refused() -> None:
         build_operator("age_noise", {"max_step": 0})
     with pytest.raises(ConfigError):
         build_operator("age_noise", {"over89": "95+"})
+
+
+@pytest.mark.parametrize("operator", ["age_noise", "age_over89", "dp_age"])
+@pytest.mark.parametrize(
+    ("text", "target", "lang", "written"),
+    [
+        ("Patient is a ninety-two year old man.", "ninety-two", "en", "90+"),
+        ("aged one hundred and one, alone", "one hundred and one", "en", "90+"),
+        ("Patiente de quatre-vingt-douze ans.", "quatre-vingt-douze", "fr", "90+"),
+    ],
+)
+def test_an_age_over_89_in_words_is_written_as_its_group(
+    operator: str, text: str, target: str, lang: str, written: str
+) -> None:
+    start = text.index(target)
+    span = Span.of(text, start, start + len(target), Label.AGE, subtype="over89")
+    doc = Document("d", text, {"lang": lang}, spans=(span,))
+    stage = Substituter({Label.AGE: build_operator(operator)}, epsilon=1.0)
+    assert stage(doc, RandomSource()).replacements[0].surrogate == written

@@ -95,7 +95,7 @@ def parse_temporal(
     numeric_order = order or ("DMY" if lang == "fr" else "MDY")
     toks = tokens(text)
     if age:
-        return parse_amount(toks, lang, age=True)
+        return parse_amount(toks, lang, age=True) or _spelled_age(text, lang)
     has_unit = any(t.kind == "word" and words.unit_of(t.text) for t in toks)
     dated = not spelled(toks, lang)
     if dated and not has_unit:
@@ -113,6 +113,14 @@ def parse_temporal(
     if found is not None:
         return found.value
     return None if has_unit else parse_dateparser(text, lang, numeric_order, ref)
+
+
+def _spelled_age(text: str, lang: str) -> Temporal | None:
+    """An age written in words alone ("ninety-two", "quatre-vingt-douze"), in years, rewritten in digits."""
+    number = words.spelled_number(text, lang)
+    if number is None:
+        return None
+    return Temporal(Kind.AMOUNT, Unit.YEAR, number, (Slot("number"),))
 
 
 def with_year(value: Temporal, year: int) -> Temporal:

@@ -6,6 +6,7 @@ Every reader and writer of dates uses these tables: ``parse_temporal`` and its r
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
@@ -160,6 +161,52 @@ def weekday_of(word: str, lang: str) -> Name | None:
     """The weekday ``word`` names (see ``name_of``), else ``None``."""
     found = name_of(word, lang)
     return found if found is not None and found.kind == "weekday" else None
+
+
+#: number words of compound numbers (0 to 199), per language: added up, "hundred"/"cent" multiply what came
+#: before (or 1), and French "vingt" after "quatre" makes 80 ("quatre-vingt-douze" = 4 x 20 + 12)
+_COMPOUND: Final = MappingProxyType(
+    {
+        "en": {
+            **{fold(w): n for n, w in enumerate(NUMBER_WORDS["en"][:20])},
+            "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+            "ninety": 90, "a": 1,
+        },
+        "fr": {
+            **{fold(w): n for n, w in enumerate(NUMBER_WORDS["fr"][:17])},
+            "vingt": 20, "vingts": 20, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60,
+            "septante": 70, "octante": 80, "huitante": 80, "nonante": 90,
+        },
+    }
+)  # fmt: skip
+_HUNDRED: Final = {"en": "hundred", "fr": "cent"}
+_JOINING: Final = {"en": "and", "fr": "et"}
+
+
+def spelled_number(text: str, lang: str) -> int | None:
+    """The value of a number written in words, 0 to 199 ("ninety-two", "one hundred and one",
+    "quatre-vingt-dix-neuf", "nonante-deux", "cent un"); None when ``text`` is not one."""
+    table = _COMPOUND.get(lang)
+    pieces = [fold(w) for w in re.split(r"[\s-]+", text.strip()) if w]
+    if table is None or not pieces or pieces[-1] in ("a", _JOINING[lang]):
+        return None
+    total = current = 0
+    previous = ""
+    for piece in pieces:
+        piece = "cent" if lang == "fr" and piece == "cents" else piece
+        if piece == _JOINING[lang]:
+            continue
+        if piece == _HUNDRED[lang]:
+            total += (current or 1) * 100
+            current = 0
+        elif piece in table:
+            four_twenties = lang == "fr" and table[piece] == 20 and previous == "quatre"
+            current += 76 if four_twenties else table[piece]  # 4 already counted: 4 + 76 = 80
+        else:
+            return None
+        previous = piece
+    number = total + current
+    return number if number < 200 else None
 
 
 def number_of(word: str, lang: str) -> int | None:

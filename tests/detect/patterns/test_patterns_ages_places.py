@@ -51,6 +51,37 @@ def test_ages_over_89_are_marked(text: str, lang: str, expected: str) -> None:
     assert ("AGE/over89", expected) in found(text, lang)
 
 
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("Patient is a ninety-two year old man.", "en", "ninety-two"),
+        ("a Ninety year-old woman", "en", "Ninety"),
+        ("ninety-two years of age", "en", "ninety-two"),
+        ("aged one hundred and one, lives alone", "en", "one hundred and one"),
+        ("She is a hundred years old.", "en", "a hundred"),
+        ("Patiente de quatre-vingt-douze ans", "fr", "quatre-vingt-douze"),
+        ("âgée de quatre-vingt-dix-neuf ans", "fr", "quatre-vingt-dix-neuf"),
+        ("Mme X (nonante-cinq ans)", "fr", "nonante-cinq"),  # Belgium, Switzerland
+    ],
+)
+def test_ages_over_89_in_words_are_marked(text: str, lang: str, expected: str) -> None:
+    assert ("AGE/over89", expected) in found(text, lang)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("a seventy-two year old man", "en"),  # under 90: HIPAA lets it stand, the tagger decides
+        ("ninety minutes later", "en"),  # no age word
+        ("one hundred mg given", "en"),
+        ("quatre-vingts ans", "fr"),  # 80
+        ("depuis cent ans", "fr"),  # a duration, as "depuis 100 ans"
+    ],
+)
+def test_numbers_in_words_that_are_no_age_over_89(text: str, lang: str) -> None:
+    assert not any(label.startswith("AGE") for label, _ in found(text, lang))
+
+
 def test_age_89_is_not_over89() -> None:
     assert ("AGE", "89") in found("an 89 yo woman")
 

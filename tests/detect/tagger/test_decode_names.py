@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from anonymed.detect.lexicons.resources import name_lists
-from anonymed.detect.tagger.decode import extend_names
+from anonymed.detect.tagger.decode import drop_field_labels, extend_names
 from anonymed.detect.tokens import alnum_tokens
 
 
@@ -42,3 +42,24 @@ def test_the_missed_part_of_a_name_is_tagged(text: str, tagged: set[str], names:
 )
 def test_no_extension_without_a_listed_name_next_to_a_tagged_one(text: str, tagged: set[str]) -> None:
     assert extended(text, tagged) == sorted(tagged)
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        (
+            "Patient: Gonzalez, Maria T. MRN: 00482913",
+            {"Gonzalez", "Maria", "T", "MRN"},
+            ["Gonzalez", "Maria", "T"],
+        ),
+        ("M. Lefevre, NIR 1 48 03 75 112 045 82", {"Lefevre", "NIR"}, ["Lefevre"]),
+        ("Smith, John DOB # 4/17/56", {"Smith", "John", "DOB"}, ["Smith", "John"]),
+        ("Nir Barzilai called", {"Nir", "Barzilai"}, ["Nir", "Barzilai"]),  # a first name before a name
+        ("seen by Dr. Nir\n12 pm", {"Nir"}, ["Nir"]),  # the value is on another line
+    ],
+)
+def test_a_field_label_before_its_value_is_no_name(text: str, tagged: set[str], names: list[str]) -> None:
+    tokens = alnum_tokens(text)
+    labels = ["NAME" if token.text in tagged else "O" for token in tokens]
+    drop_field_labels(tokens, labels)
+    assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"] == names

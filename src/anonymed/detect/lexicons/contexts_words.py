@@ -51,9 +51,11 @@ ROLE_WORDS: Final = word_set(
     "fellow intern wife husband son daughter mother father sister brother friend proxy hcp case manager "
     "social worker dr mr mrs ms sw cm rt ot"
 )
-#: labels of a record header's fields that name an identifier ("Gonzalez, Maria T.   MRN: 00482913"): never
-#: a name, whatever follows an initial
-FIELD_LABELS: Final = word_set("mrn dob doa dod ssn npi csn acct fax tel email")
+#: labels of a record header's fields that name an identifier, English and French ("Gonzalez, Maria T.   MRN:
+#: 00482913", "Lefèvre, NIR 1 48 ..."): never a name before the value they announce
+FIELD_LABELS: Final = word_set(
+    "mrn dob doa dod ssn npi csn acct fax tel email nir ipp nda ins rpps adeli finess"
+)
 #: what "per" and "as per" refer to besides people: documents, systems, orders
 DOCUMENTS: Final = word_set(
     "carevue flowsheet flowsheets flow sheet protocol protocal protocols reqs order orders nsg nursing md "

@@ -25,8 +25,32 @@ _BEFORE: Final = re.compile(
     re.I,
 )
 _ANS: Final = re.compile(_NUMBER + r" ?ans\b", re.I)
+#: ages over 89 written in words, the ones HIPAA's Safe Harbor groups (90 to 119): "ninety-two year old",
+#: "aged one hundred and one", "quatre-vingt-douze ans", "nonante-deux ans" (Belgium, Switzerland)
+_UNITS_EN: Final = r"one|two|three|four|five|six|seven|eight|nine"
+_TEENS_EN: Final = r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_WORDS_EN: Final = (
+    rf"ninety(?:[- ](?:{_UNITS_EN}))?|(?:one |a )?hundred(?:(?: and)? (?:{_TEENS_EN}|{_UNITS_EN}))?"
+)
+_UNITS_FR: Final = r"un|deux|trois|quatre|cinq|six|sept|huit|neuf"
+_TEENS_FR: Final = r"dix|onze|douze|treize|quatorze|quinze|seize|dix-sept|dix-huit|dix-neuf"
+_WORDS_FR: Final = (
+    rf"quatre-vingt-(?:{_TEENS_FR})|nonante(?:-et-un|-(?:{_UNITS_FR}))?|"
+    rf"cent(?: (?:et un|{_TEENS_FR}|{_UNITS_FR}))?"
+)
+_WORDS_AFTER: Final = re.compile(
+    rf"(?<![\w-])(?P<age>{_WORDS_EN})(?:[ -](?:years?|yrs?)[ -]old\b|[ -]years? of age\b)"
+    rf"|(?<![\w-])(?P<ans>{_WORDS_FR}) ans\b",
+    re.I,
+)
+_WORDS_BEFORE: Final = re.compile(
+    rf"\b(?:aged|âgée?|agée?) (?:de )?(?P<age>{_WORDS_EN}|{_WORDS_FR})(?![\w-])", re.I
+)
 
-PATTERNS: Final = (_AFTER, _BEFORE, _ANS)
+#: a word every age over 89 in words holds: most notes have none, and skip both patterns
+_WORD_AGE_HINT: Final = re.compile(r"ninety|hundred|vingt|nonante|cent", re.I)
+
+PATTERNS: Final = (_AFTER, _BEFORE, _ANS, _WORDS_AFTER, _WORDS_BEFORE, _WORD_AGE_HINT)
 
 #: words before "N ans" that name a person, making the number an age (une femme de 40 ans)
 _PERSON: Final = word_set(
@@ -47,11 +71,11 @@ def _age_span(scan: Scan, match: re.Match[str], score: float) -> Span | None:
     return scan.span(match.start("age"), match.end("age"), Label.AGE, subtype, score)
 
 
-def _ans_score(scan: Scan, match: re.Match[str]) -> float | None:
-    start = match.start("age")
+def _ans_score(scan: Scan, start: int, end: int) -> float | None:
+    """How sure "N ans" is an age from the words around it (None: a duration, or too unsure)."""
     before = scan.words_before(start, 2, 30)
     prefix = scan.line_before(start, 3).rstrip()
-    if prefix.endswith("(") and scan.line_after(match.end(), 2).lstrip().startswith(")"):
+    if prefix.endswith("(") and scan.line_after(end, 2).lstrip().startswith(")"):
         return 0.85
     if any_in(before[-1:], _PERSON) or (before[-1:] == ["de"] and any_in(before[:1], _PERSON)):
         return 0.85
@@ -62,13 +86,27 @@ def _ans_score(scan: Scan, match: re.Match[str]) -> float | None:
     return 0.4 if scan.params.high_recall else None
 
 
+def _ages_in_words(scan: Scan) -> Iterator[Span]:
+    """Ages over 89 written in words (always ``AGE/over89``)."""
+    for pattern in (_WORDS_AFTER, _WORDS_BEFORE):
+        for match in pattern.finditer(scan.text):
+            if match.group("age") is not None:
+                yield scan.span(match.start("age"), match.end("age"), Label.AGE, "over89", 0.9)
+                continue
+            score = _ans_score(scan, match.start("ans"), match.end())  # "cent ans", like "100 ans"
+            if score is not None:
+                yield scan.span(match.start("ans"), match.end("ans"), Label.AGE, "over89", score)
+
+
 def find_ages(scan: Scan) -> Iterator[Span]:
-    """Ages in years (or months, weeks, days for infants)."""
+    """Ages in years (or months, weeks, days for infants); ages over 89 also in words."""
     spans: list[Span | None] = []
     spans += [_age_span(scan, match, 0.9) for match in _AFTER.finditer(scan.text)]
     spans += [_age_span(scan, match, 0.9) for match in _BEFORE.finditer(scan.text)]
     for match in _ANS.finditer(scan.text):
-        score = _ans_score(scan, match)
+        score = _ans_score(scan, match.start("age"), match.end())
         if score is not None:
             spans.append(_age_span(scan, match, score))
     yield from (span for span in spans if span is not None)
+    if _WORD_AGE_HINT.search(scan.text) is not None:
+        yield from _ages_in_words(scan)

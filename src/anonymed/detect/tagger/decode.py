@@ -6,6 +6,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Final
 
+from anonymed.detect.lexicons.contexts_words import FIELD_LABELS
 from anonymed.detect.lexicons.resources import NameLists
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold
@@ -59,6 +60,18 @@ def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLi
         key = fold(word)
         if len(key) > 1 and word.isalpha() and key in names and not lists.is_common(key, lang):
             labels[candidate] = "NAME"
+
+
+def drop_field_labels(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Untag a record field's label tagged as a name right before the value it announces ("MRN: 0048...",
+    "NIR 1 48 ..."): a value follows on its line after a colon or "#", or starts with a digit ("Nir Barzilai"
+    stays a name)."""
+    for index in range(len(tokens) - 1):
+        if labels[index] != "NAME" or fold(tokens[index].text) not in FIELD_LABELS:
+            continue
+        after = tokens[index + 1]
+        if not after.newline_before and (after.text[0].isdigit() or any(c in after.before for c in ":#")):
+            labels[index] = OUTSIDE
 
 
 def propagate(

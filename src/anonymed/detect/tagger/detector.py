@@ -15,6 +15,7 @@ from anonymed.detect.tagger.decode import (
     SOURCE,
     anchor_tokens,
     best_label,
+    drop_field_labels,
     extend_initials,
     extend_names,
     propagate,
@@ -201,4 +202,5 @@ class TaggerDetector(Detector[TaggerParams]):
             extend_names(tokens, labels, name_lists(), lang or "en")
         if params.prune if params.prune is not None else defaults.prune:
             prune_names(text, tokens, labels)
+        drop_field_labels(tokens, labels)
         return labels
