@@ -33,6 +33,9 @@ def found(pipeline: Pipeline, text: str) -> list[tuple[str, str]]:
         ("my ssn is 078-051121", ("ID/ssn", "078-051121")),
         ("Event logged at 2024-03-15T14:30:00Z by the pump.", ("DATE", "2024-03-15T14:30:00Z")),
         ("John Smith, M.D.", ("NAME/clinician", "John Smith")),
+        ("Lives at 123 Main Street, Apt. 236, alone.", ("LOCATION/street", "123 Main Street, Apt. 236")),
+        ("Lives alone in Apt 4B, has VNA.", ("LOCATION/street", "Apt 4B")),
+        ("Son's phone 001-541-754-3010.", ("CONTACT/phone", "001-541-754-3010")),
     ],
 )
 def test_formats_keep_their_label_through_the_default_detectors(
@@ -45,6 +48,19 @@ def test_adjacent_identifiers_stay_separate_spans(default: Pipeline) -> None:
     text = "Cards on file: 4111 1111 1111 1111 5500 0000 0000 0004 4012 8888 8888 1881."
     cards = [value for label, value in found(default, text) if label == "ID/account"]
     assert cards == ["4111 1111 1111 1111", "5500 0000 0000 0004", "4012 8888 8888 1881"]
+
+
+def test_an_address_with_its_unit_its_town_zip_and_phone_are_separate_spans(default: Pipeline) -> None:
+    text = "Lives at 12 Oak Ave, Apt 4, Boston, MA 02114, tel 617-555-1234."
+    spans = found(default, text)
+    assert ("LOCATION/street", "12 Oak Ave, Apt 4") in spans
+    assert ("LOCATION/zip", "02114") in spans
+    assert ("CONTACT/phone", "617-555-1234") in spans
+
+
+def test_hospital_units_rooms_and_appointments_are_no_places(default: Pipeline) -> None:
+    text = "Pt transferred to unit 5, rm 12 on floor 3, then OR Suite 2; f/u apt 2 wks."
+    assert not [span for span in found(default, text) if span[0].startswith("LOCATION")]
 
 
 def test_a_header_name_and_its_record_number_are_two_spans(default: Pipeline) -> None:

@@ -44,6 +44,21 @@ def test_phones_are_found(text: str, lang: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tel 001-541-754-3010 (son)", "001-541-754-3010"),  # the international prefix 00, country code 1
+        ("Son 001 (541) 754-3010 today", "001 (541) 754-3010"),
+        ("son: 00 1 541 754 3010", "00 1 541 754 3010"),
+        ("cell +1-541-754-3010", "+1-541-754-3010"),
+        ("home 1 (541) 754-3010", "1 (541) 754-3010"),
+        ("tel 001-541-154-3010", "541-154-3010"),  # an exchange starting with 1: no NANP number after 001
+    ],
+)
+def test_a_us_number_after_its_country_code_is_one_phone_span(text: str, expected: str) -> None:
+    assert {text for label, text in found(text) if label.startswith("CONTACT")} == {expected}
+
+
+@pytest.mark.parametrize(
     ("text", "lang", "expected"),
     [
         ("Fax: 617-555-9999", "en", "617-555-9999"),  # English fax

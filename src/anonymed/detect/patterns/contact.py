@@ -15,12 +15,14 @@ from anonymed.labels import Label
 _SEP: Final = r"[ \u00a0.\-]"
 _EXT: Final = r"(?: ?(?:ext\.?|extension|x|poste) ?\d{1,5}\b)?"
 # the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
+#: a NANP number (ITU E.164 country code 1), perhaps after "+1", "1" or the international prefix "00"
+#: ("001-541-754-3010"); the area code and the exchange start with 2-9, checked in code
 _US: Final = re.compile(
-    r"(?=[\d+(])(?<![\w+(])(?:\+?1"
+    r"(?=[\d+(])(?<![\w+(])(?:(?P<intl>\+|00 ?)?1"
     + _SEP
-    + r"?)?(?:\((?P<area1>\d{3})\) ?|(?P<area2>\d{3})(?P<sep>"
+    + r"?)?(?P<area>\((?P<area1>\d{3})\) ?|(?P<area2>\d{3})(?P<sep>"
     + _SEP
-    + r"?))\d{3}"
+    + r"?))(?P<exchange>\d{3})"
     + _SEP
     + r"?\d{4}"
     + _EXT
@@ -118,7 +120,10 @@ def _phones(scan: Scan) -> Iterator[Span]:
         cued = _PHONE_CUE.search(scan.line_before(match.start(), 30)) is not None
         if area[0] in "01" or not (separated or cued):
             continue
-        yield _phone(scan, match.start(), match.end(), 0.95 if cued else 0.85)
+        start = match.start()
+        if (match.group("intl") or "").startswith("0") and match.group("exchange")[0] in "01":
+            start = match.start("area")  # no NANP number after "001": the prefix is not its country code
+        yield _phone(scan, start, match.end(), 0.95 if cued else 0.85)
     for match in _FR.finditer(scan.text):
         yield _phone(scan, match.start(), match.end(), 0.9)
     text = scan.text

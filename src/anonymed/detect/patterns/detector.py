@@ -10,6 +10,7 @@ from typing import ClassVar, Final
 from anonymed.detect.base import Detector
 from anonymed.detect.custom import compile_patterns
 from anonymed.detect.patterns import (
+    addresses,
     ages,
     contact,
     dates,
@@ -43,6 +44,7 @@ FINDERS: Final[tuple[Finder, ...]] = (
     spaced.find_spaced,
     partial(find_declared, formats.RECOGNIZERS),
     partial(find_declared, people.RECOGNIZERS),
+    partial(find_declared, addresses.RECOGNIZERS),
 )
 
 _MODULES: Final = (
@@ -57,6 +59,7 @@ _MODULES: Final = (
     spaced,
     formats,
     people,
+    addresses,
 )
 
 

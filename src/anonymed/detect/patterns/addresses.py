@@ -1,0 +1,111 @@
+"""US secondary address units declared as data, from the designators of USPS Publication 28 (Appendix C2):
+a unit after a street address on its line ("12 Oak Ave, Apt 4B", "12 Oak Ave #12"), and the designators no
+clinical text uses for anything else standing alone ("Apt. 236", "Apartment 7", "Suite 279", "Ste 4B").
+
+Hospital notes say "transferred to unit 5", "rm 12", "floor 3", "bldg C" and "OR suite 2": those words are
+a unit of an address only after a street address (a number, capitalised name words, a street suffix), which
+the match takes in, so that the whole address is one ``LOCATION/street`` span. Alone, "Suite" and "Ste" need
+a line start, a punctuation mark, a preposition or "is" before them; "Apt" and "Apartment" a capital (a
+lower-case "apt" is an appointment); and no unit number is followed by a time word ("Apt 2 wks") or the rest
+of a date ("Apt 12/5").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from anonymed.detect.patterns.base import opening
+from anonymed.detect.patterns.recognizer import Recognizer
+from anonymed.labels import Label
+
+# the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
+#: USPS Publication 28, Appendix C2: the designators that require a unit number, and their abbreviations
+_DESIGNATORS: Final = (
+    "apartment apt building bldg department dept floor fl hangar hngr key lot pier room rm slip space spc "
+    "stop suite ste trailer trlr unit"
+)
+#: the designators that name no place of a hospital (Appendix C2's apartment and suite), written capitalised
+_ALONE_APARTMENT: Final = "Apartment|APARTMENT|Apt|APT"
+_ALONE_SUITE: Final = "Suite|SUITE|Ste|STE"
+#: USPS street suffixes (Appendix C1) and their abbreviations
+_SUFFIXES: Final = (
+    "street st avenue ave av road rd boulevard blvd lane ln drive dr court ct way place pl terrace ter "
+    "parkway pkwy highway hwy circle cir square sq trail trl pike turnpike tpke plaza plz alley aly row "
+    "crescent close grove walk route rte expressway expy freeway fwy"
+)
+#: abbreviations that clinical text writes in capitals for something else: a scan (CT), a lymph node (LN),
+#: subcutaneous (SQ), platelets (PL), atrioventricular (AV)
+_NOT_IN_CAPITALS: Final = frozenset({"ct", "ln", "sq", "pl", "av"})
+
+
+def _alternatives(words: str, *, capitals: bool) -> str:
+    """The words capitalised ("Street") or in capitals ("STREET"), longest first, joined by ``|``."""
+    ordered = sorted(words.split(), key=len, reverse=True)
+    if capitals:
+        return "|".join(word.upper() for word in ordered if word not in _NOT_IN_CAPITALS)
+    return "|".join(word.title() for word in ordered)
+
+
+#: a unit number: 236, 4B, 12-C, B, B2 (a "#" may come first: "Apt #4"); at most four digits, so that a ZIP
+#: code after Florida's "FL" is no floor
+_NUMBER_ONLY: Final = r"(?:\d{1,4}(?:-?[A-Z])?|[A-Z](?:-?\d{1,4})?)"
+_NUMBER: Final = r"(?:# ?)?" + _NUMBER_ONLY
+#: nothing that would make the number a time, a date, a count or a longer code
+_NUMBER_END: Final = (
+    r"(?![\w]|[/:.,-]\d)(?! ?(?i:weeks?|wks?|days?|months?|mos?|years?|yrs?|hours?|hrs?|minutes?|mins?|"
+    r"am|pm|a\.m|p\.m|o'clock)\b)"
+)
+_DESIGNATOR: Final = "(?i:" + "|".join(sorted(_DESIGNATORS.split(), key=len, reverse=True)) + r")\b\.?"
+#: one unit after the street: "Apt 4B", "Ste. 200", "#12", "3rd Floor"
+_ORDINAL_FLOOR: Final = r"\d{1,3}(?:st|nd|rd|th) (?i:floor|fl)\b\.?"
+_UNIT: Final = rf"(?:{_DESIGNATOR} ?{_NUMBER}|# ?{_NUMBER_ONLY}|{_ORDINAL_FLOOR}){_NUMBER_END}"
+#: a name word of a street: Main, O'Neil, 5th, a directional (N, SW)
+_TITLE_WORD: Final = r"(?:[A-Z][a-z'’]+(?:[A-Z][a-z]+)?|[NSEW]|[NS][EW]|\d{1,3}(?:st|nd|rd|th))\.?"
+_CAPS_WORD: Final = r"(?:[A-Z][A-Z'’]*|\d{1,3}(?:ST|ND|RD|TH))\.?"
+_STREET_NUMBER: Final = r"(?=\d)(?<![\w/.,:#-])\d{1,6}(?:-?[A-Z])?"
+#: a street address and its unit(s), in capitalised words or in capitals: "12 Oak Ave, Apt 4", "12 OAK AVE #4"
+STREET_UNIT: Final = re.compile(
+    rf"{_STREET_NUMBER}(?:"
+    rf" {_TITLE_WORD}(?:[ -]{_TITLE_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=False)})"
+    rf"|"
+    rf" {_CAPS_WORD}(?:[ -]{_CAPS_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=True)})"
+    rf")\b\.?(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT}){{1,2}}"
+)
+#: "Apt. 236", "APARTMENT 7": never a hospital's word when capitalised
+APARTMENT: Final = re.compile(
+    opening(_ALONE_APARTMENT) + rf"\b(?:{_ALONE_APARTMENT})\b\.? ?{_NUMBER}{_NUMBER_END}"
+)
+#: "Suite 279" at a line start, after a punctuation mark, a preposition or "is" ("OR Suite 2" is a room)
+SUITE: Final = re.compile(
+    rf"(?:(?m:^)[ \t]*|[,;:(] ?|\b(?i:at|in|to|from|of|is|and|address)\b:? )"
+    rf"(?P<unit>(?:{_ALONE_SUITE})\b\.? ?{_NUMBER}){_NUMBER_END}"
+)
+
+#: preconditions, searched once per note: a street suffix before a unit; a designator written alone
+_ANY_SUFFIX: Final = _alternatives(_SUFFIXES, capitals=False) + "|" + _alternatives(_SUFFIXES, capitals=True)
+SUFFIX_THEN_UNIT: Final = re.compile(
+    opening(_ANY_SUFFIX) + rf"\b(?:{_ANY_SUFFIX})\b\.?(?: [NSEW]{{1,2}}\.?)?,? (?:#|\d|{_DESIGNATOR})"
+)
+_ANY_ALONE: Final = _ALONE_APARTMENT + "|" + _ALONE_SUITE
+ALONE: Final = re.compile(opening(_ANY_ALONE) + rf"\b(?:{_ANY_ALONE})\b")
+
+_ENGLISH: Final = frozenset({"en"})
+
+RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
+    Recognizer(
+        "street_unit",
+        STREET_UNIT,
+        Label.LOCATION,
+        "street",
+        0.85,
+        languages=_ENGLISH,
+        requires=SUFFIX_THEN_UNIT,
+    ),
+    Recognizer("apartment", APARTMENT, Label.LOCATION, "street", 0.8, languages=_ENGLISH, requires=ALONE),
+    Recognizer(
+        "suite", SUITE, Label.LOCATION, "street", 0.8, group="unit", languages=_ENGLISH, requires=ALONE
+    ),
+)
+
+PATTERNS: Final = (STREET_UNIT, APARTMENT, SUITE, SUFFIX_THEN_UNIT, ALONE)
