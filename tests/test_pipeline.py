@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 from anonymed import Document, Pipeline, PipelineConfig, Span, deidentify
 from anonymed.labels import Label
 
@@ -56,3 +59,18 @@ def test_dp_profile_reports_the_epsilon_spent_on_dates() -> None:
     assert doc.privacy["epsilon_total"] == 2.0
     assert 0 < doc.privacy["epsilon_spent"] <= 2.0
     assert [e["label"] for e in doc.privacy["expenses"]] == ["DATE"]
+
+
+def test_a_holiday_is_moved_like_the_date_it_names() -> None:
+    """The default profile shifts "Christmas Day 2023" and "12/25/2023" to one day, written as a date."""
+    text = "Admitted 12/25/2023 (Christmas Day 2023) after a fall."
+    result = Pipeline(PipelineConfig(seed=5)).run(Document("d", text, {"lang": "en"})).result
+    found = re.fullmatch(
+        r"Admitted (\d\d)/(\d\d)/(\d{4}) \(([A-Z][a-z]+) (\d{1,2}) (\d{4})\) after a fall\.", result
+    )
+    assert found is not None and "Christmas" not in result
+    month, day, year, name, day2, year2 = found.groups()
+    assert (
+        dt.date(int(year), int(month), int(day))
+        == dt.datetime.strptime(f"{name} {day2} {year2}", "%B %d %Y").date()
+    )

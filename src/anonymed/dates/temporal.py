@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from anonymed.dates import words
+from anonymed.dates.holidays import parse_holiday
 from anonymed.dates.model import (
     NUMERIC_DATE,
     Kind,
@@ -96,6 +97,9 @@ def parse_temporal(
     toks = tokens(text)
     if age:
         return parse_amount(toks, lang, age=True) or _spelled_age(text, lang)
+    holiday = parse_holiday(text, lang, ref)
+    if holiday is not None:
+        return holiday
     has_unit = any(t.kind == "word" and words.unit_of(t.text) for t in toks)
     dated = not spelled(toks, lang)
     if dated and not has_unit:

@@ -15,6 +15,7 @@ from anonymed.detect.patterns import (
     contact,
     dates,
     formats,
+    holidays,
     ids,
     people,
     places,
@@ -35,6 +36,7 @@ __all__ = ["FINDERS", "PatternDetector", "PatternParams", "all_patterns", "mark_
 FINDERS: Final[tuple[Finder, ...]] = (
     dates.find_numeric_dates,
     textdates.find_text_dates,
+    holidays.find_holidays,
     years.find_years,
     times.find_times,
     contact.find_contacts,
@@ -60,6 +62,7 @@ _MODULES: Final = (
     formats,
     people,
     addresses,
+    holidays,
 )
 
 
