@@ -174,3 +174,19 @@ def test_an_unknown_profile_names_the_known_ones(tmp_path: Path) -> None:
     write_notes(src)
     result = runner.invoke(app, ["deid", str(src), "-o", str(tmp_path / "o.jsonl"), "--profile", "loose"])
     assert result.exit_code == 2 and "loose" in result.output and "pseudonymise" in result.output
+
+
+def test_demo_french_notes_keep_their_text_between_identifiers() -> None:
+    """The words between an address and a hospital, and the labels of identifiers, stay text."""
+    shown = runner.invoke(app, ["demo", "--json", "--seed", "3"]).output
+    decoder, records, index = json.JSONDecoder(), {}, 0
+    while index < len(shown):
+        if shown[index].isspace():
+            index += 1
+            continue
+        record, index = decoder.raw_decode(shown, index)
+        records[record["id"]] = record
+    assert ", hospitalisée au CHU " in records["sample-4"]["output"]
+    assert "Tél : " in records["sample-4"]["output"] and "NIR " in records["sample-4"]["output"]
+    assert " IPP " in records["sample-5"]["output"]
+    assert not any(span["text"] in ("IPP", "NIR") for r in records.values() for span in r["spans"])

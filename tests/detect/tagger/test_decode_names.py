@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from anonymed.detect.lexicons.resources import name_lists
-from anonymed.detect.tagger.decode import drop_field_labels, extend_names
+from anonymed.detect.tagger.decode import drop_field_labels, drop_unlikely_common_words, extend_names
 from anonymed.detect.tokens import alnum_tokens
 
 
@@ -63,3 +63,39 @@ def test_a_field_label_before_its_value_is_no_name(text: str, tagged: set[str], 
     labels = ["NAME" if token.text in tagged else "O" for token in tokens]
     drop_field_labels(tokens, labels)
     assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"] == names
+
+
+def test_a_field_label_given_any_label_is_untagged_before_its_value() -> None:
+    tokens = alnum_tokens("Contact : IPP 8812345.")
+    labels = ["O", "ID", "ID"]
+    drop_field_labels(tokens, labels)
+    assert labels == ["O", "O", "ID"]
+
+
+def _places(text: str, unsure: set[str]) -> list[str]:
+    """The words left tagged LOCATION when every word is tagged and those of ``unsure`` have P(O) 0.89."""
+    tokens = alnum_tokens(text)
+    marginals = [
+        {"O": 0.89 if t.text in unsure else 0.0, "LOCATION": 0.11 if t.text in unsure else 1.0}
+        for t in tokens
+    ]
+    labels = ["LOCATION"] * len(tokens)
+    drop_unlikely_common_words(tokens, marginals, labels, name_lists(), "fr")
+    return [t.text for t, label in zip(tokens, labels, strict=True) if label == "LOCATION"]
+
+
+def test_unlikely_common_words_after_a_comma_no_longer_join_two_places() -> None:
+    places = _places("21000 Dijon, hospitalisée au CHU de Dijon", {"hospitalisée", "au"})
+    assert places == ["21000", "Dijon", "CHU", "de", "Dijon"]
+
+
+def test_unlikely_words_inside_an_address_stay_tagged() -> None:
+    assert _places("sept allée des roses 2A782 Chelles", {"allée", "des"}) == [
+        "sept",
+        "allée",
+        "des",
+        "roses",
+        "2A782",
+        "Chelles",
+    ]
+    assert _places("Dijon, Quetigny", {"Quetigny"}) == ["Dijon", "Quetigny"]  # not a lower-case common word

@@ -63,15 +63,54 @@ def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLi
 
 
 def drop_field_labels(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
-    """Untag a record field's label tagged as a name right before the value it announces ("MRN: 0048...",
-    "NIR 1 48 ..."): a value follows on its line after a colon or "#", or starts with a digit ("Nir Barzilai"
-    stays a name)."""
+    """Untag a record field's label right before the value it announces ("MRN: 0048...", "NIR 1 48 ...",
+    "IPP 8812345"), whatever label it was given: a value follows on its line after a colon or "#", or starts
+    with a digit ("Nir Barzilai" stays a name)."""
     for index in range(len(tokens) - 1):
-        if labels[index] != "NAME" or fold(tokens[index].text) not in FIELD_LABELS:
+        if labels[index] == OUTSIDE or fold(tokens[index].text) not in FIELD_LABELS:
             continue
         after = tokens[index + 1]
         if not after.newline_before and (after.text[0].isdigit() or any(c in after.before for c in ":#")):
             labels[index] = OUTSIDE
+
+
+def drop_unlikely_common_words(
+    tokens: Sequence[TaggerToken],
+    marginals: Sequence[dict[str, float]],
+    labels: list[str],
+    lists: NameLists,
+    lang: str,
+) -> None:
+    """Untag the words after a comma inside a place that the model finds more likely outside (P(O) >= 0.5,
+    kept only by a threshold that favours recall) when they are lower-case common words: in "21000 Dijon,
+    hospitalisée au CHU de Dijon" the address and the hospital stay two places and the words between them
+    stay text. Words inside an address ("sept allée des roses") are left as tagged."""
+    index = 1
+    while index < len(tokens):
+        after_comma = "," in tokens[index].before and labels[index - 1] == "LOCATION"
+        while (
+            after_comma
+            and index < len(tokens)
+            and _unlikely_common(tokens[index], marginals[index], lists, lang)
+        ):
+            if labels[index] != "LOCATION":
+                break
+            labels[index] = OUTSIDE
+            index += 1
+        index += 1
+
+
+def _unlikely_common(
+    token: TaggerToken, probabilities: dict[str, float], lists: NameLists, lang: str
+) -> bool:
+    """A lower-case common word the model finds more likely outside any span."""
+    text = token.text
+    return (
+        probabilities[OUTSIDE] >= 0.5
+        and text.isalpha()
+        and text.islower()
+        and lists.is_common(fold(text), lang)
+    )
 
 
 def propagate(

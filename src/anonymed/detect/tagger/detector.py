@@ -16,6 +16,7 @@ from anonymed.detect.tagger.decode import (
     anchor_tokens,
     best_label,
     drop_field_labels,
+    drop_unlikely_common_words,
     extend_initials,
     extend_names,
     propagate,
@@ -42,6 +43,8 @@ class LanguageDecoding:
     initials: bool = False
     names: bool = False
     prune: bool = False
+    #: untag lower-case common words tagged as places that the model finds more likely outside
+    unlikely_common: bool = False
     #: hint sources whose spans count as found (tagged, and propagated to the note's other mentions)
     trusted_hints: tuple[str, ...] = ()
 
@@ -49,6 +52,7 @@ class LanguageDecoding:
 #: per language (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial,
 #: and the context rules and precision rules are English)
 DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
+    "fr": LanguageDecoding(unlikely_common=True),
     "en": LanguageDecoding(
         ("NAME", "LOCATION"),
         initials=True,
@@ -67,7 +71,7 @@ DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
             "contexts.family",
             "contexts.region",
         ),
-    )
+    ),
 }
 _NEUTRAL: Final = LanguageDecoding()
 
@@ -202,5 +206,7 @@ class TaggerDetector(Detector[TaggerParams]):
             extend_names(tokens, labels, name_lists(), lang or "en")
         if params.prune if params.prune is not None else defaults.prune:
             prune_names(text, tokens, labels)
+        if defaults.unlikely_common:
+            drop_unlikely_common_words(tokens, marginals, labels, name_lists(), lang or "en")
         drop_field_labels(tokens, labels)
         return labels
