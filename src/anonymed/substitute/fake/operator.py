@@ -220,6 +220,13 @@ class FakeOperator(Operator[FakeParams]):
         if subtype == "zip" and any(ch.isalpha() for ch in text):
             subtype = _guess_location(text)  # an address holding a postal code, not a postal code
         if subtype == "zip":
+            document = context.document.text
+            state = (
+                places.state_before(document[max(0, span.start - 30) : span.start]) if lang == "en" else None
+            )
+            in_state = getattr(faker, "postcode_in_state", None) if state is not None else None
+            if in_state is not None:  # "Dallas, TX 75201": a ZIP code of that state (USPS prefixes)
+                return _code_like(text, lambda: in_state(state), rng)
             return _code_like(text, faker.postcode, rng)
         if subtype == "ip":
             return str(faker.ipv6() if ":" in text else faker.ipv4())
@@ -229,11 +236,12 @@ class FakeOperator(Operator[FakeParams]):
         )
         if subtype in ("street", "hospital") and kind in ("town", "state", "country"):
             kind = "address" if subtype == "street" else "hospital-name"
-        value = self._place(kind, text, lang, rng)
+        state = places.state_after(document[span.end : span.end + 30]) if kind == "town" else None
+        value = self._place(kind, text, lang, rng, state)
         return apply_case(value, case_pattern(text))
 
     @staticmethod
-    def _place(kind: str, text: str, lang: str, rng: RandomSource) -> str:
+    def _place(kind: str, text: str, lang: str, rng: RandomSource, state: str | None = None) -> str:
         if kind == "hospital":
             return places.hospital(text, lang, rng)
         if kind == "hospital-name":
@@ -246,7 +254,7 @@ class FakeOperator(Operator[FakeParams]):
             return places.state(text, rng)
         if kind == "country":
             return places.country(rng)
-        return places.town(text, lang, rng).name
+        return places.town(text, lang, rng, state=state).name
 
 
 def _avoided(spans: Sequence[Span]) -> tuple[frozenset[str], frozenset[str]]:

@@ -17,7 +17,7 @@ import re
 from typing import Final
 
 from anonymed.randomness import RandomSource
-from anonymed.substitute.fake.gazetteer import Gazetteer, Town, gazetteer
+from anonymed.substitute.fake.gazetteer import Gazetteer, Town, gazetteer, similar_in, us_towns_by_state
 from anonymed.substitute.places import place_key
 from anonymed.substitute.shape import apply_case, case_pattern
 
@@ -102,17 +102,51 @@ def _abbreviation(text: str, places: Gazetteer) -> bool:
     )
 
 
-def town(original: str, lang: str, rng: RandomSource) -> Town:
-    """A real town like ``original``: same country, similar population (the note's country if unknown)."""
+def town(original: str, lang: str, rng: RandomSource, *, state: str | None = None) -> Town:
+    """A real town like ``original``: same country, similar population (the note's country if unknown);
+    in the US state ``state`` (a two-letter code) when the note names one after the town."""
     places = gazetteer()
     country = _COUNTRY.get(lang, "US")
     known = places.town(original, country)
+    in_state = us_towns_by_state().get(state, ()) if state is not None and country == "US" else ()
+    if in_state:
+        like = known or Town(original, "US", 30_000)  # an unknown town: a small one of that state
+        return rng.choice(similar_in(in_state, like, least=6))
     if known is not None:
         return rng.choice(places.similar(known))
     if country == "FR":
         return rng.choice(places.communes)
     pool = [t for t in places.by_country.get(country, ()) if t.population < 100_000]
     return rng.choice(pool or places.towns)
+
+
+#: a US state right after a town, on its line: ", TX", ", Texas", ", New Mexico"
+_STATE_AFTER: Final = re.compile(r"[ \t]*,[ \t]*([A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?![\w])")
+
+
+def state_after(after: str) -> str | None:
+    """The two-letter code of a US state named right after a town ("Dallas, TX", "Boise, Idaho")."""
+    found = _STATE_AFTER.match(after)
+    return _state_code(found.group(1)) if found is not None else None
+
+
+#: a US state right before a ZIP code, on its line: "TX 75201", "Texas 75201"
+_STATE_BEFORE: Final = re.compile(r"(?<![\w])([A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)[ \t]*,?[ \t]*$")
+
+
+def state_before(before: str) -> str | None:
+    """The two-letter code of a US state named right before a ZIP code ("Dallas, TX 75201")."""
+    found = _STATE_BEFORE.search(before)
+    return _state_code(found.group(1)) if found is not None else None
+
+
+def _state_code(written: str) -> str | None:
+    """The two-letter code of a state written as its name or, in capitals, its code."""
+    places = gazetteer()
+    name = places.states.get(place_key(written))
+    if name is None or (len(written) == 2 and not written.isupper()):
+        return None
+    return places.state_codes.get(name)
 
 
 def abbreviation(original: str, rng: RandomSource) -> str:
