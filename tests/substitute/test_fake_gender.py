@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from faker import Faker
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute.fake.names import title_gender
+from anonymed.substitute.fake.names import Role, kin_before, name_layout, title_gender
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 
@@ -102,3 +103,35 @@ def test_a_many_word_name_gets_real_names_never_random_letters() -> None:
         for rep in Substituter(operators)(doc, RandomSource(seed)).replacements[:1]:
             words = rep.surrogate.replace("-", " ").split()
             assert all(w.casefold() in NAMES_FR for w in words), (seed, rep.surrogate)
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "lang", "gender"),
+    [
+        ("Son Jamal called at 3pm.", "Jamal", "en", "male"),
+        ("Spoke to pt's niece (Tanisha) by phone.", "Tanisha", "en", "female"),
+        ("Pt seen with daughter-in-law Keisha today.", "Keisha", "en", "female"),
+        ("Vu avec son épouse Svetlana ce jour.", "Svetlana", "fr", "female"),
+        ("Appel du fils, Rachid, ce matin.", "Rachid", "fr", "male"),
+    ],
+)
+@pytest.mark.parametrize("seed", range(4))
+def test_a_lone_name_after_a_kin_word_is_a_first_name_of_its_gender(
+    text: str, target: str, lang: str, gender: str, seed: int
+) -> None:
+    male, female = LISTS[lang]
+    assert _replace(text, target, lang, seed) in (male if gender == "male" else female)
+
+
+@pytest.mark.parametrize(
+    ("before", "kin"),
+    [("Son ", "male"), ("pt's niece (", "female"), ("daughter-in-law ", "female"), ("friend: ", "any"),
+     ("épouse ", "female"), ("seen by Dr. ", None), ("the patient ", None)],
+)  # fmt: skip
+def test_kin_words_before_a_name(before: str, kin: str | None) -> None:
+    assert kin_before(before) == kin
+
+
+def test_a_lone_unknown_name_after_a_kin_word_is_laid_out_as_a_first_name() -> None:
+    assert [p.role for p in name_layout("Tanisha", frozenset(), after_kin=True)] == [Role.FIRST]
+    assert [p.role for p in name_layout("Tanisha", frozenset())] == [Role.LAST]  # no kin word: a surname

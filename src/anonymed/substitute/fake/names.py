@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import Enum
@@ -50,9 +51,15 @@ class Piece:
 
 
 def name_layout(
-    text: str, first_names: Collection[str], lang: str = "en", *, after_title: bool = False
+    text: str,
+    first_names: Collection[str],
+    lang: str = "en",
+    *,
+    after_title: bool = False,
+    after_kin: bool = False,
 ) -> list[Piece]:
-    """Split a name span into pieces with roles; ``first_names`` (case-folded) decides lone words.
+    """Split a name span into pieces with roles; ``first_names`` (case-folded) decides lone words, and a lone
+    name after a kin word is a first name (``after_kin``: "son Jamal", "niece (Tanisha)").
 
     Titles are kept before the name only ("DUPONT Mr" holds a name part, not a title). In French a
     leading "M." or "MM." followed by another name word is a title (Monsieur), kept, unless the span
@@ -75,7 +82,7 @@ def name_layout(
         for i in names:
             roles[i] = Role.LAST if i < comma else Role.FIRST
     else:
-        _positional_roles(raw, roles, names, first_names)
+        _positional_roles(raw, roles, names, first_names, after_kin)
     return [Piece(o, t, r or Role.KEEP) for (o, t), r in zip(raw, roles, strict=True)]
 
 
@@ -107,11 +114,15 @@ def _groups(raw: list[tuple[int, str]], names: list[int]) -> list[list[int]]:
 
 
 def _positional_roles(
-    raw: list[tuple[int, str]], roles: list[Role | None], names: list[int], first_names: Collection[str]
+    raw: list[tuple[int, str]],
+    roles: list[Role | None],
+    names: list[int],
+    first_names: Collection[str],
+    after_kin: bool = False,
 ) -> None:
     groups = _groups(raw, names)
     if len(groups) == 1:
-        known = all(raw[i][1].casefold() in first_names for i in groups[0])
+        known = after_kin or all(raw[i][1].casefold() in first_names for i in groups[0])
         for i in groups[0]:
             roles[i] = Role.FIRST if known else Role.LAST
         return
@@ -148,6 +159,40 @@ FEMALE_TITLES = frozenset(
 _TITLE_WORD = re.compile(r"([^\W\d_]+)\.?\s*$")
 _FIRST_WORD = re.compile(r"\s*([^\W\d_]+)(\.?)")
 _AGREEMENT = re.compile(r"^\s*,?\s*(née|nee|né)(?![^\W\d_])", re.I)
+
+
+#: kin words before a relative's name, by the gender they say (English and French, folded)
+MALE_KIN = frozenset(
+    {"son", "husband", "father", "dad", "brother", "nephew", "grandson", "grandfather", "uncle", "boyfriend",
+     "fiance", "stepson", "stepfather", "fils", "mari", "pere", "frere", "neveu", "oncle", "compagnon",
+     "grand-pere", "petit-fils", "beau-pere", "beau-frere"}
+)  # fmt: skip
+FEMALE_KIN = frozenset(
+    {"daughter", "wife", "mother", "mom", "mum", "sister", "niece", "granddaughter", "grandmother", "aunt",
+     "girlfriend", "fiancee", "stepdaughter", "stepmother", "fille", "epouse", "femme", "mere", "soeur",
+     "tante", "compagne", "grand-mere", "petite-fille", "belle-mere", "belle-soeur", "belle-fille"}
+)  # fmt: skip
+OTHER_KIN = frozenset(
+    {"partner", "spouse", "friend", "cousin", "sibling", "child", "grandchild", "conjoint", "conjointe",
+     "ami", "amie", "cousine"}
+)  # fmt: skip
+_KIN_WORD = re.compile(r"([^\W\d_]+(?:-[^\W\d_]+)?)(?:-in-laws?)?(?:['’]s)?[\s,:(]*$")
+
+
+def kin_before(before: str) -> str | None:
+    """``male``, ``female`` or ``any`` when ``before`` ends with a kin word ("son ", "pt's niece (",
+    "daughter-in-law ", "épouse : "), else None."""
+    found = _KIN_WORD.search(before)
+    if found is None:
+        return None
+    word = "".join(
+        ch for ch in unicodedata.normalize("NFKD", found.group(1).casefold()) if not unicodedata.combining(ch)
+    )
+    if word in MALE_KIN:
+        return "male"
+    if word in FEMALE_KIN:
+        return "female"
+    return "any" if word in OTHER_KIN else None
 
 
 def title_gender(before: str, text: str, after: str, lang: str = "en") -> str | None:

@@ -24,6 +24,7 @@ from anonymed.substitute.fake.names import (
     Piece,
     Role,
     ends_with_title,
+    kin_before,
     name_layout,
     render_name,
     title_gender,
@@ -195,9 +196,14 @@ class FakeOperator(Operator[FakeParams]):
 
         before = context.document.text[max(0, span.start - 16) : span.start]
         after = context.document.text[span.end : span.end + 8]
-        gender = title_gender(before, span.text, after, context.lang)
+        kin = kin_before(before)
+        gender = title_gender(before, span.text, after, context.lang) or (kin if kin != "any" else None)
         layout = name_layout(
-            span.text, lists.first, context.lang, after_title=ends_with_title(before, context.lang)
+            span.text,
+            lists.first,
+            context.lang,
+            after_title=ends_with_title(before, context.lang),
+            after_kin=kin is not None,
         )
         return render_name(layout, draw)
 
