@@ -6,7 +6,8 @@ Usage: python benchmarks/scaling.py [--data DATA] [--notes 4350] [--memory-notes
 Needs the ``scale`` extra (dask[distributed], pyarrow). The corpus is the PhysioNet deid development notes
 (1,450) cycled to ``--notes`` notes with fresh ids, as JSON Lines; the process is ``anonymed deid`` with
 its default detectors, a seed and seeded surrogates for dates and ages (see ``METHOD``). Each
-configuration runs on a fresh LocalCluster (processes, one thread each) whose workers have loaded their
+configuration runs on a fresh LocalCluster started as ``--workers N`` starts one
+(``runner.dask.local_cluster``: processes of one thread, quiet workers) whose workers have loaded their
 models before the clock starts, so the ratio measures processing, not start-up; the cold end-to-end time
 of ``--workers N`` is printed beside it. Worker CPU time gives the per-core rate the scale-out plan uses.
 Memory: the same run on ``--memory-notes`` notes and on ten times as many, each in a child process with a
@@ -70,13 +71,12 @@ def _usage() -> tuple[float, int]:
 
 @contextmanager
 def warm_cluster(workers: int) -> Iterator[Any]:
-    """A fresh LocalCluster whose workers have built the pipeline."""
-    from distributed import Client, LocalCluster
+    """A fresh LocalCluster, as the runner starts one, whose workers have built the pipeline."""
+    from distributed import Client
 
-    with (
-        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as c,
-        Client(c) as client,
-    ):
+    from anonymed.runner.dask import local_cluster
+
+    with local_cluster(workers) as c, Client(c) as client:
         client.run(_warm, METHOD)
         yield client
 

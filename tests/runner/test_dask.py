@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import dask
 import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
@@ -17,7 +19,7 @@ from anonymed.io.registry import open_writer
 from anonymed.labels import Label
 from anonymed.methods import ReplaceConfig
 from anonymed.runner.batch import BatchOptions, BatchSummary, run_batch
-from anonymed.runner.dask import DaskExecutor
+from anonymed.runner.dask import DaskExecutor, dask_executor
 from anonymed.runner.manifest import shard_file_name
 from anonymed.runner.process import ShardTask
 from anonymed.runner.shards import ReaderSpec, plan_shards
@@ -67,6 +69,23 @@ def test_one_and_two_workers_give_identical_output(cluster: Client, corpus: Path
     run(corpus, tmp_path / "two.jsonl", BatchOptions(shard_size=4, scheduler=cluster.scheduler.address))
     assert one.workers == 1
     assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+
+
+def _quiet(dask_worker: Any) -> tuple[bool, float]:
+    """(On a worker) whether it runs Dask's sampling profiler, and its event-loop watchdog's interval."""
+    profiling = any("profile" in name for name in dask_worker.periodic_callbacks)
+    return profiling, dask_worker._tick_interval
+
+
+def test_the_workers_option_starts_quiet_workers(cluster: Client) -> None:
+    """--workers N: no sampling profiler, watchdogs once a second; a cluster by address keeps its own."""
+    before = dask.config.get("distributed.worker.profile.enabled")
+    with dask_executor(workers=1) as executor:
+        quiet = list(executor.client.run(_quiet).values())
+        scheduler_tick = executor.client.cluster.scheduler._tick_interval
+    assert (quiet, scheduler_tick) == ([(False, 1.0)], 1.0)
+    assert list(cluster.run(_quiet).values()) == [(True, 0.02), (True, 0.02)]  # Dask's defaults
+    assert dask.config.get("distributed.worker.profile.enabled") == before  # set for the cluster's start only
 
 
 def test_output_does_not_depend_on_the_shard_size(corpus: Path, tmp_path: Path) -> None:

@@ -5,19 +5,31 @@ connects to a running cluster (whose workers have anonymed installed and see the
 at the same paths). Tasks are submitted through a bounded window (two per worker thread), so the driver
 holds a handful of futures whatever the number of shards; results come back as they finish and the
 driver puts them in order. Models load once per worker process (see ``process.built_method``).
+
+The clusters this module starts (``local_cluster``) run quiet workers (``QUIET``): a shard task runs for
+seconds, so Dask's sampling profiler (a look at every thread 100 times a second, for its dashboard) and its
+event-loop watchdogs (every 20 ms in each worker, nanny and the scheduler) only take CPU and GIL turns from
+the workers and wake processes that share the cores with them. A cluster given by address keeps its own
+settings.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 from anonymed.errors import ConfigError
 from anonymed.runner.manifest import ShardResult
 from anonymed.runner.process import ShardTask, run_shard
+
+#: Dask settings of the clusters this runner starts: no worker profiler, event-loop watchdogs once a second
+QUIET: Mapping[str, Any] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+}
 
 
 def _distributed() -> Any:
@@ -99,14 +111,26 @@ def _executor(workers: int | None, scheduler: str | None) -> Iterator[DaskExecut
         with client:
             yield DaskExecutor(client)
         return
+    with local_cluster(workers) as cluster, distributed.Client(cluster) as client:
+        yield DaskExecutor(client)
+
+
+def local_cluster(workers: int | None) -> Any:
+    """A new LocalCluster of ``workers`` processes of one thread, with the ``QUIET`` settings.
+
+    The nannies hand the configuration of their start to the worker processes; the scheduler and the
+    nannies run in this process and read it as they start.
+    """
+    distributed = _distributed()
     if workers is None or workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
-    cluster = distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",  # any free port for Dask's HTTP server: never a clash with 8787
-        silence_logs=logging.ERROR,
-    )
-    with cluster, distributed.Client(cluster) as client:
-        yield DaskExecutor(client)
+    import dask
+
+    with dask.config.set(dict(QUIET)):
+        return distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # any free port for Dask's HTTP server: never a clash with 8787
+            silence_logs=logging.ERROR,
+        )
