@@ -74,5 +74,6 @@ def test_an_age_over_89_in_words_is_written_as_its_group(
     start = text.index(target)
     span = Span.of(text, start, start + len(target), Label.AGE, subtype="over89")
     doc = Document("d", text, {"lang": lang}, spans=(span,))
-    stage = Substituter({Label.AGE: build_operator(operator)}, epsilon=1.0)
+    # a large budget makes dp_age's Laplace noise negligible (OpenDP cannot be seeded): 92 stays above 89
+    stage = Substituter({Label.AGE: build_operator(operator)}, epsilon=1000.0)
     assert stage(doc, RandomSource()).replacements[0].surrogate == written
