@@ -85,19 +85,16 @@ def drop_unlikely_common_words(
     kept only by a threshold that favours recall) when they are lower-case common words: in "21000 Dijon,
     hospitalisée au CHU de Dijon" the address and the hospital stay two places and the words between them
     stay text. Words inside an address ("sept allée des roses") are left as tagged."""
-    index = 1
-    while index < len(tokens):
-        after_comma = "," in tokens[index].before and labels[index - 1] == "LOCATION"
-        while (
-            after_comma
-            and index < len(tokens)
+    dropping = False
+    for index in range(1, len(tokens)):
+        starts = "," in tokens[index].before and labels[index - 1] == "LOCATION"
+        dropping = (
+            (dropping or starts)
+            and labels[index] == "LOCATION"
             and _unlikely_common(tokens[index], marginals[index], lists, lang)
-        ):
-            if labels[index] != "LOCATION":
-                break
+        )
+        if dropping:
             labels[index] = OUTSIDE
-            index += 1
-        index += 1
 
 
 def _unlikely_common(

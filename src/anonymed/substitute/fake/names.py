@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import Enum
 
+from anonymed.dates.words import fold
 from anonymed.substitute.shape import Case, case_pattern, is_initial
 
 _PIECE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\s+|.", re.S)
@@ -185,9 +185,7 @@ def kin_before(before: str) -> str | None:
     found = _KIN_WORD.search(before)
     if found is None:
         return None
-    word = "".join(
-        ch for ch in unicodedata.normalize("NFKD", found.group(1).casefold()) if not unicodedata.combining(ch)
-    )
+    word = fold(found.group(1))
     if word in MALE_KIN:
         return "male"
     if word in FEMALE_KIN:

@@ -225,24 +225,20 @@ class FakeOperator(Operator[FakeParams]):
         subtype = span.subtype or _guess_location(text)
         if subtype == "zip" and any(ch.isalpha() for ch in text):
             subtype = _guess_location(text)  # an address holding a postal code, not a postal code
+        document = context.document.text
+        before, after = document[max(0, span.start - 30) : span.start], document[span.end : span.end + 30]
         if subtype == "zip":
-            document = context.document.text
-            state = (
-                places.state_before(document[max(0, span.start - 30) : span.start]) if lang == "en" else None
-            )
+            state = places.state_before(before) if lang == "en" else None
             in_state = getattr(faker, "postcode_in_state", None) if state is not None else None
             if in_state is not None:  # "Dallas, TX 75201": a ZIP code of that state (USPS prefixes)
                 return _code_like(text, lambda: in_state(state), rng)
             return _code_like(text, faker.postcode, rng)
         if subtype == "ip":
             return str(faker.ipv6() if ":" in text else faker.ipv4())
-        document = context.document.text
-        kind = places.place_kind(
-            text, document[max(0, span.start - 30) : span.start], document[span.end : span.end + 30]
-        )
+        kind = places.place_kind(text, before, after)
         if subtype in ("street", "hospital") and kind in ("town", "state", "country"):
             kind = "address" if subtype == "street" else "hospital-name"
-        state = places.state_after(document[span.end : span.end + 30]) if kind == "town" else None
+        state = places.state_after(after) if kind == "town" else None
         value = self._place(kind, text, lang, rng, state)
         return apply_case(value, case_pattern(text))
 
