@@ -187,3 +187,45 @@ def test_every_shipped_us_town_has_its_state() -> None:
     by_state = us_towns_by_state()
     assert sum(len(towns) for towns in by_state.values()) == len(gazetteer().by_country["US"])
     assert "Austin" in {t.name for t in by_state["TX"]} and "Baltimore" in {t.name for t in by_state["MD"]}
+
+
+#: street names of the language the address surrogates draw from (``places.STREETS``), as a pattern
+_STREET_NAME = "(?:" + "|".join(places.STREETS["en"]) + ")"
+
+
+@pytest.mark.parametrize(
+    ("target", "check"),
+    [
+        ("42 Birchwood Lane, Apt 3B", rf"\d{{2}} {_STREET_NAME} Lane, Apt \d[A-Z]"),
+        ("12 Oak St Apt 4C", rf"\d{{2}} {_STREET_NAME} St Apt \d[A-Z]"),
+        ("12 OAK ST APT 4C", rf"\d{{2}} {_STREET_NAME.upper()} ST APT \d[A-Z]"),
+        ("77 Key West Blvd, Apt B", rf"\d{{2}} {_STREET_NAME} Blvd, Apt [A-Z]"),
+        ("12 Oak Ave, Suite 200, Ste. 4B", rf"\d{{2}} {_STREET_NAME} Ave, Suite \d{{3}}, Ste\. \d[A-Z]"),
+        ("9 Elm Rd, Bldg C, Rm 12", rf"\d {_STREET_NAME} Rd, Bldg [A-Z], Rm \d{{2}}"),
+        ("12 Oak Ave #12, Boston", rf"\d{{2}} {_STREET_NAME} Ave #\d{{2}}, [A-Z][A-Za-z .'-]+"),
+    ],
+)
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3"])
+def test_a_unit_keeps_its_designator_and_gets_another_number(target: str, check: str, patient: str) -> None:
+    """USPS Pub. 28 C2 units: the designator stays, its number and letters change, none becomes a town."""
+    out = surrogate(f"Lives at {target}.", target, patient=patient)
+    assert re.fullmatch(check, out), out
+    letters = re.findall(r"(?<=\d)[A-Z]\b|(?<=Apt )[A-Z]\b|(?<=Bldg )[A-Z]\b", target)
+    assert not set(letters) & set(re.findall(r"(?<=\d)[A-Z]\b|(?<=Apt )[A-Z]\b|(?<=Bldg )[A-Z]\b", out))
+
+
+def test_a_designator_word_without_a_unit_number_is_a_name() -> None:
+    """"Key West Blvd": "Key" names the street (no unit number after it), so it is replaced."""
+    assert [u.group(0) for u in places._UNIT_DESIGNATOR.finditer("77 Key West Blvd, Apt B")] == ["Apt"]
+    assert "Key" not in surrogate("Lives at 77 Key West Blvd.", "77 Key West Blvd")
+
+
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4", "p5"])
+def test_an_english_note_never_gets_a_french_village_for_a_name_shared_with_one(patient: str) -> None:
+    """"Fallon" is a Bourgogne-Franche-Comté commune of 317 people and a town of Nevada under 15,000: in an
+    English note it is an unknown US town, replaced by a US town; in a French note, by a commune."""
+    assert gazetteer().town("Fallon", "US") is None and gazetteer().town("Fallon", "FR") is not None
+    english = surrogate("Follow up at Fallon on Monday.", "Fallon", patient=patient)
+    assert gazetteer().town(english, "US") is not None
+    french = surrogate("Elle habite à Fallon depuis 2010.", "Fallon", "fr", patient=patient)
+    assert french in {t.name for t in gazetteer().communes}

@@ -53,7 +53,9 @@ _KIND_WORDS: Final = frozenset(
      "rue", "bd", "chemin", "allee", "impasse", "place", "route", "quai", "cedex", "hosp", "hop", "rehab",
      "rehabilitation", "infirmary", "nursing", "home", "med", "ctr", "ch", "sante", "polyclinique", "ehpad",
      "institut", "st", "av", "bis", "ter", "appt", "apt", "studio", "suite", "batiment", "bat", "etage",
-     "square", "cours", "passage", "voie", "court", "way", "terrace"}
+     "square", "cours", "passage", "voie", "court", "way", "terrace", "apartment", "building", "bldg",
+     "department", "dept", "floor", "fl", "room", "rm", "ste", "trailer", "trlr", "unit", "spc", "hangar",
+     "hngr"}
 )  # fmt: skip
 
 

@@ -25,6 +25,8 @@ _DESIGNATORS: Final = (
     "apartment apt building bldg department dept floor fl hangar hngr key lot pier room rm slip space spc "
     "stop suite ste trailer trlr unit"
 )
+#: the same designators as a set of lower-case words (the surrogates keep them)
+DESIGNATORS: Final = frozenset(_DESIGNATORS.split())
 #: the designators that name no place of a hospital (Appendix C2's apartment and suite), written capitalised
 _ALONE_APARTMENT: Final = "Apartment|APARTMENT|Apt|APT"
 _ALONE_SUITE: Final = "Suite|SUITE|Ste|STE"

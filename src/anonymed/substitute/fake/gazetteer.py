@@ -54,7 +54,8 @@ class Gazetteer:
     )
 
     def town(self, text: str, country: str | None = None) -> Town | None:
-        """The town of that name, in ``country`` if there is one there, else the most populous one."""
+        """The town of that name, in ``country`` if there is one there, else the most populous one of the
+        towns of 15,000 people or more (a French village is no match for an English note's "Fallon")."""
         key = place_key(text)
         return self.by_key_country.get((key, country or "")) or self.by_key.get(key)
 
@@ -143,8 +144,9 @@ def gazetteer() -> Gazetteer:
     by_key: dict[str, Town] = {}
     by_key_country: dict[tuple[str, str], Town] = {}
     for town in sorted([*towns, *communes], key=lambda t: -t.population):
-        by_key.setdefault(place_key(town.name), town)
         by_key_country.setdefault((place_key(town.name), town.country), town)
+    for town in sorted(towns, key=lambda t: -t.population):  # a village is known in its own country only
+        by_key.setdefault(place_key(town.name), town)
     by_country: dict[str, list[Town]] = {}
     for town in sorted(towns, key=lambda t: t.population):
         by_country.setdefault(town.country, []).append(town)

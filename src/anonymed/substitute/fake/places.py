@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from anonymed.detect.patterns.addresses import DESIGNATORS
 from anonymed.randomness import RandomSource
 from anonymed.substitute.fake.gazetteer import Gazetteer, Town, gazetteer, similar_in, us_towns_by_state
 from anonymed.substitute.places import place_key
@@ -42,8 +43,17 @@ _WORD: Final = re.compile(r"[^\W\d_]+")
 #: words of addresses that name no place (kept)
 _GENERIC: Final = frozenset(
     {"bis", "ter", "cedex", "appt", "apt", "studio", "suite", "bat", "batiment", "bâtiment", "etage", "étage",
-     "floor", "unit", "bp", "cs"}
+     "floor", "unit", "bp", "cs", *DESIGNATORS}
 )  # fmt: skip
+#: a secondary unit's designator (USPS Publication 28, C2) before its number or letter: "Apt 4B", "Ste. #2",
+#: "Bldg C"; a designator word with no unit after it ("Key West Blvd") is a name
+_UNIT_DESIGNATOR: Final = re.compile(
+    r"(?<![\w])(?i:"
+    + "|".join(sorted(DESIGNATORS, key=len, reverse=True))
+    + r")\b\.?(?= ?#? ?\d| [A-Z](?![\w]))"
+)
+#: the letters of a unit ("4B", "B2", "Apt C"): at most two, after or before a digit or after a designator
+_UNIT_LETTERS: Final = re.compile(r"[^\W\d_]{1,2}")
 
 #: generic street names, by language: landmarks, trees and seasons, no person's name
 STREETS: Final = {
@@ -221,24 +231,65 @@ def address(original: str, lang: str, rng: RandomSource) -> str:
     lang = lang if lang in STREETS else "en"
     place = rng.choice(gazetteer().communes) if lang == "fr" else town("", lang, rng)
     postcode = _POSTCODE.search(original)
-    town_at = postcode.end() if postcode else (original.rfind(",") + 1 if "," in original else len(original))
-    out, cursor = [], 0
-    for run in _RUNS.finditer(original):
-        out.append(original[cursor : run.start()])
-        cursor = run.end()
-        text = run.group(0)
-        if postcode is not None and run.start() == postcode.start():
+    town_at = postcode.end() if postcode else _town_start(original)
+    out, cursor, unit_next = [], 0, False
+    for start, end, designator in _address_runs(original):
+        out.append(original[cursor:start])
+        cursor, text = end, original[start:end]
+        if postcode is not None and start == postcode.start():
             out.append(_postcode_of(place, text, rng))
         elif text[0].isdigit():
             out.append(_number_like(text, rng))
-        elif all(w.casefold() in _GENERIC for w in _WORD.findall(text)):
+        elif designator or all(w.casefold() in _GENERIC for w in _WORD.findall(text)):
             out.append(text)
-        elif run.start() >= town_at and not _STREET_WORDS.search(text):
+        elif _is_unit_letters(original, start, end, unit_next):
+            out.append(_letters_like(text, rng))
+        elif start >= town_at and not _STREET_WORDS.search(text):
             out.append(_town_run(text, place, lang, rng))
         else:
             out.append(apply_case(_street(text, lang, rng), case_pattern(text)))
+        unit_next = designator
     out.append(original[cursor:])
     return "".join(out)
+
+
+def _address_runs(original: str) -> list[tuple[int, int, bool]]:
+    """The runs of ``_RUNS`` as (start, end, is a unit designator), a word run cut around each designator."""
+    units = [(m.start(), m.end()) for m in _UNIT_DESIGNATOR.finditer(original)]
+    runs: list[tuple[int, int, bool]] = []
+    for run in _RUNS.finditer(original):
+        cut = run.start()
+        for start, end in (u for u in units if run.start() <= u[0] < run.end()):
+            if original[cut:start].strip():
+                runs.append((cut, cut + len(original[cut:start].rstrip()), False))
+            runs.append((start, end, True))
+            cut = end + len(original[end : run.end()]) - len(original[end : run.end()].lstrip())
+        if cut < run.end():
+            runs.append((cut, run.end(), False))
+    return runs
+
+
+def _town_start(original: str) -> int:
+    """Where the town of an address without postcode starts: after the last comma, unless a unit follows."""
+    comma = original.rfind(",")
+    if comma < 0:
+        return len(original)
+    rest = original[comma + 1 :].lstrip()
+    return len(original) if rest.startswith("#") or _UNIT_DESIGNATOR.match(rest) else comma + 1
+
+
+def _is_unit_letters(original: str, start: int, end: int, after_designator: bool) -> bool:
+    """Whether a run is the letters of a unit: "4B", "B2" (glued to a digit) or "Apt C"."""
+    if _UNIT_LETTERS.fullmatch(original[start:end]) is None:
+        return False
+    glued = (start > 0 and original[start - 1].isdigit()) or (end < len(original) and original[end].isdigit())
+    return glued or after_designator
+
+
+def _letters_like(letters: str, rng: RandomSource) -> str:
+    """Other letters of the same count and case ("B" -> "F")."""
+    drawn = "".join(rng.choice("ABCDEFGHJKLMNPRSTVW".replace(ch.upper(), "")) for ch in letters)
+    return apply_case(drawn, case_pattern(letters))
 
 
 def _town_run(run: str, place: Town, lang: str, rng: RandomSource) -> str:
