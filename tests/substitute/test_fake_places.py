@@ -215,14 +215,14 @@ def test_a_unit_keeps_its_designator_and_gets_another_number(target: str, check:
 
 
 def test_a_designator_word_without_a_unit_number_is_a_name() -> None:
-    """"Key West Blvd": "Key" names the street (no unit number after it), so it is replaced."""
+    """ "Key West Blvd": "Key" names the street (no unit number after it), so it is replaced."""
     assert [u.group(0) for u in places._UNIT_DESIGNATOR.finditer("77 Key West Blvd, Apt B")] == ["Apt"]
     assert "Key" not in surrogate("Lives at 77 Key West Blvd.", "77 Key West Blvd")
 
 
 @pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4", "p5"])
 def test_an_english_note_never_gets_a_french_village_for_a_name_shared_with_one(patient: str) -> None:
-    """"Fallon" is a Bourgogne-Franche-Comté commune of 317 people and a town of Nevada under 15,000: in an
+    """ "Fallon" is a Bourgogne-Franche-Comté commune of 317 people and a town of Nevada under 15,000: in an
     English note it is an unknown US town, replaced by a US town; in a French note, by a commune."""
     assert gazetteer().town("Fallon", "US") is None and gazetteer().town("Fallon", "FR") is not None
     english = surrogate("Follow up at Fallon on Monday.", "Fallon", patient=patient)
