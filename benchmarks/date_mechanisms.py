@@ -38,10 +38,19 @@ from anonymed.train.recipe import RecognizerRecipe, dev_documents
 Mechanism = tuple[str, dict[str, Any]]
 
 
-def mechanisms(widths: Iterable[int], epsilons: Iterable[float]) -> list[Mechanism]:
+def mechanisms(
+    widths: Iterable[int], epsilons: Iterable[float], ordered: Iterable[int] = (7,)
+) -> list[Mechanism]:
     """(name, operator params) of every mechanism compared."""
     found: list[Mechanism] = [("uniform shift", {"operator": "date_shift", "noise_days": 0})]
-    found += [(f"shift + noise {w}", {"operator": "date_shift", "noise_days": w}) for w in widths]
+    found += [
+        (f"shift + noise {w}", {"operator": "date_shift", "noise_days": w, "keep_order": False})
+        for w in widths
+    ]
+    found += [
+        (f"shift + ordered noise {w}", {"operator": "date_shift", "noise_days": w, "keep_order": True})
+        for w in ordered
+    ]
     found += [(f"dp_date eps={e}", {"operator": "dp_date", "epsilon": e}) for e in epsilons]
     found.append(("fake (random dates)", {"operator": "fake"}))
     return found
@@ -56,6 +65,21 @@ class Tally:
     interval_errors: list[int] = field(default_factory=list)
     surrogate_errors: list[int] = field(default_factory=list)
     attack_errors: list[int] = field(default_factory=list)
+    #: the attack's errors on the dates at most ``CLOSE`` days from the revealed one
+    close_attack_errors: list[int] = field(default_factory=list)
+    close_pairs: int = 0
+    close_reversed: int = 0
+
+    def add(self, other: Tally) -> None:
+        """Add another run's counts and errors."""
+        self.spans += other.spans
+        self.unchanged += other.unchanged
+        self.interval_errors += other.interval_errors
+        self.surrogate_errors += other.surrogate_errors
+        self.attack_errors += other.attack_errors
+        self.close_attack_errors += other.close_attack_errors
+        self.close_pairs += other.close_pairs
+        self.close_reversed += other.close_reversed
 
     def summary(self) -> dict[str, Any]:
         """The figures of the table."""
@@ -73,6 +97,13 @@ class Tally:
             "attack_error_median_days": median(self.attack_errors),
             "attack_exact_share": exact / len(self.attack_errors) if self.attack_errors else None,
             "attack_estimates": len(self.attack_errors),
+            "close_attack_exact_share": (
+                sum(e == 0 for e in self.close_attack_errors) / len(self.close_attack_errors)
+                if self.close_attack_errors
+                else None
+            ),
+            "close_pairs": self.close_pairs,
+            "close_reversed_share": self.close_reversed / self.close_pairs if self.close_pairs else None,
         }
 
 
@@ -90,6 +121,8 @@ def _pipeline(lang: str, params: dict[str, Any], key: bytes) -> Pipeline:
     return Pipeline(config)
 
 
+#: dates at most this many days apart are "close": their order and the attack on them are reported apart
+CLOSE = 14
 #: yearless dates ("3/4") are read in this year; their errors are taken modulo a year
 _YEARLESS_REFERENCE = dt.date(2001, 7, 1)
 _YEAR = 365
@@ -103,11 +136,14 @@ def _day(text: str, lang: str, order: str) -> tuple[int, bool] | None:
     return int(value.quantity), has_year(value)
 
 
+def _signed(days: int, dated: bool) -> int:
+    """A difference in days; for yearless dates the nearest one modulo a year."""
+    return days if dated else (days + _YEAR // 2) % _YEAR - _YEAR // 2
+
+
 def _error(days: int, dated: bool) -> int:
     """An error in days; for yearless dates the nearest one modulo a year."""
-    if dated:
-        return abs(days)
-    return abs((days + _YEAR // 2) % _YEAR - _YEAR // 2)
+    return abs(_signed(days, dated))
 
 
 def run_corpus(docs: list[Document], lang: str, params: dict[str, Any], key: bytes) -> Tally:
@@ -135,9 +171,17 @@ def run_corpus(docs: list[Document], lang: str, params: dict[str, Any], key: byt
         for i, (d1, (s1, dated1)) in enumerate(items):
             for d2, (s2, dated2) in items[i + 1 :]:
                 tally.interval_errors.append(_error((s2 - s1) - (d2 - d1), dated1 and dated2))
+                dated = dated1 and dated2
+                if 0 < abs(_signed(d2 - d1, dated)) <= CLOSE:
+                    tally.close_pairs += 1
+                    before, after = _signed(d2 - d1, dated), _signed(s2 - s1, dated)
+                    tally.close_reversed += after != 0 and (after > 0) != (before > 0)  # a tie is no reversal
             for d2, (s2, dated2) in items:
                 if d2 != d1:
-                    tally.attack_errors.append(_error(s2 - (s1 - d1) - d2, dated1 and dated2))
+                    error = _error(s2 - (s1 - d1) - d2, dated1 and dated2)
+                    tally.attack_errors.append(error)
+                    if abs(d2 - d1) <= CLOSE:
+                        tally.close_attack_errors.append(error)
     return tally
 
 
@@ -147,20 +191,16 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--widths", type=int, nargs="*", default=[1, 2, 3, 5, 7, 14])
     parser.add_argument("--epsilons", type=float, nargs="*", default=[1.0, 0.1])
+    parser.add_argument("--ordered", type=int, nargs="*", default=[3, 7], help="widths with keep_order")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     corpora = {lang: dev_documents(RecognizerRecipe(lang)) for lang in ("en", "fr")}
     results: dict[str, dict[str, Any]] = {}
-    for name, params in mechanisms(args.widths, args.epsilons):
+    for name, params in mechanisms(args.widths, args.epsilons, args.ordered):
         for lang, docs in corpora.items():
             total = Tally()
             for run in range(args.runs):
-                tally = run_corpus(docs, lang, params, f"benchmark-patient-key-{run:04d}".encode())
-                total.spans += tally.spans
-                total.unchanged += tally.unchanged
-                total.interval_errors += tally.interval_errors
-                total.surrogate_errors += tally.surrogate_errors
-                total.attack_errors += tally.attack_errors
+                total.add(run_corpus(docs, lang, params, f"benchmark-patient-key-{run:04d}".encode()))
             results.setdefault(name, {})[lang] = total.summary()
     print(_table(results))
     if args.out:
@@ -174,8 +214,9 @@ def _table(results: dict[str, dict[str, Any]]) -> str:
 
     lines = [
         "| mechanism | corpus | unchanged | interval error (median d) | surrogate error (median d) "
-        "| attack error (median d) | attack exact |",
-        "|---|---|---|---|---|---|---|",
+        f"| attack error (median d) | attack exact | attack exact, dates <= {CLOSE} d away "
+        f"| close pairs reversed (<= {CLOSE} d) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, by_lang in results.items():
         for lang, r in by_lang.items():
@@ -185,6 +226,8 @@ def _table(results: dict[str, dict[str, Any]]) -> str:
                 cell(r["surrogate_error_median_days"], "g"),
                 cell(r["attack_error_median_days"], "g"),
                 cell(r["attack_exact_share"], ".1%"),
+                cell(r["close_attack_exact_share"], ".1%"),
+                cell(r["close_reversed_share"], ".1%") + f" of {r['close_pairs']:,}",
             ]
             lines.append(f"| {name} | {lang} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

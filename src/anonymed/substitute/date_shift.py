@@ -9,6 +9,16 @@ shift, Tchouka et al., recovers them exactly only when two noises agree). ``S`` 
 value streams (``context.ValueStreams``): with a patient key they are HMAC-derived and the same in all of
 a patient's notes; with a seed they are reproducible per document; otherwise secret per document.
 
+With ``keep_order`` the noise of a full date is no longer drawn per date but read off the patient's
+yearly line (``ordered_noise``: knots every ``4·noise_days + 1`` days or more, each in ``[-noise_days,
+noise_days]``, drawn once per patient): its slope is below half a day per day, so a later date is never
+written before an earlier one (two days in a row may land on one day), and an interval of ``t`` days moves
+by less than ``t / 2`` days plus rounding. The price: an attacker who learns one true date also learns
+the dates within a few days of it to within half their distance (far ones stay uncertain by up to
+``2·noise_days``), and the same day of another year gets the same noise (benchmarks/date_mechanisms.py
+measures both). A written day or weekday that would survive is still moved by one more day, within its
+neighbours' places.
+
 No field of the original survives: the default shift (400 to 690 days) changes the year and the month of
 every date, and among the noises allowed the first one (in the value's own random order) that also
 changes the day (and the weekday, if written) is used, so "March of 1993", "July 29th" or "'84" give up
@@ -53,6 +63,8 @@ from anonymed.substitute.invariant import fold
 _DAYS_PER_MONTH: Final = 30.436875
 _DAYS_PER_YEAR: Final = 365.25
 _SHIFT: Final = "\x00date-shift"
+#: a year without 29 February: where ``keep_order`` reads a date's place in its year
+_PLAIN_YEAR: Final = 2001
 #: the fields whose value must change ("number" is an amount's, moved by ``jitter_amount``)
 _FIELDS: Final = frozenset({"day", "month", "year", "weekday", "hour", "minute"})
 
@@ -69,6 +81,7 @@ class DateShiftParams(OperatorParams):
     numeric_order: str = "auto"
     over89: str = OVER89
     fallback: str = "fake"
+    keep_order: bool = False
 
 
 def jitter_amount(quantity: int | float, rng: RandomSource, reach: int, floor: int = 1) -> int | float:
@@ -131,7 +144,7 @@ class DateShiftOperator(Operator[DateShiftParams]):
         if implies_over89(value, value.quantity, reference):
             return aggregate(value.parts, self.params.over89)
         rng = RandomSource.from_key(context.streams.key_for(span.label.value, "\x00value:" + value.key))
-        moved = self.moved(value, self.shift_days(context), rng)
+        moved = self.moved(value, self.shift_days(context), rng, knots=self._knots(context))
         if implies_over89(value, moved, reference):
             return aggregate(value.parts, self.params.over89)
         return render_moved(value, moved, span.text)
@@ -156,12 +169,30 @@ class DateShiftOperator(Operator[DateShiftParams]):
             if implies_over89(value, value.quantity, born):
                 return aggregate(value.parts, marker)
             rng = RandomSource.from_key(context.streams.key_for(span.label.value, "\x00value:" + value.key))
-            moved = self.moved(value, shift, rng, accept=lambda q: accept(fields_of(value.kind, q)))
+            moved = self.moved(
+                value,
+                shift,
+                rng,
+                accept=lambda q: accept(fields_of(value.kind, q)),
+                knots=self._knots(context),
+            )
             if implies_over89(value, moved, born):
                 return aggregate(value.parts, marker)
             return fields_of(value.kind, moved)
 
         return write_pieces(span.text, pieces, choose, context.value_rng(span))
+
+    def _knots(self, context: Context) -> Callable[[int], int] | None:
+        """The patient's knot noises of ``keep_order`` (knot index -> noise), or ``None`` without it."""
+        if not self.params.keep_order:
+            return None
+        reach = self.params.noise_days
+
+        def knot(index: int) -> int:
+            key = context.streams.key_for(Label.DATE.value, f"\x00knot:{index}")
+            return RandomSource.from_key(key).randbelow(2 * reach + 1) - reach
+
+        return knot
 
     def moved(
         self,
@@ -169,10 +200,12 @@ class DateShiftOperator(Operator[DateShiftParams]):
         shift: int,
         rng: RandomSource,
         accept: Callable[[int | float], bool] | None = None,
+        knots: Callable[[int], int] | None = None,
     ) -> int | float:
         """The new quantity of ``value`` for the patient's ``shift`` and the value's own noise stream.
 
-        ``accept``: a constraint of the value's range (the noises allowed are tried in the value's order).
+        ``accept``: a constraint of the value's range (the noises allowed are tried in the value's order);
+        ``knots``: the patient's knot noises (``keep_order``), which fix a full date's noise.
         """
         p = self.params
         if value.kind is Kind.AMOUNT:
@@ -186,11 +219,40 @@ class DateShiftOperator(Operator[DateShiftParams]):
             other = (minute + 1 + rng.randbelow(59)) % 60  # any other minute
             return int(value.quantity) - minute + 60 * hours + other
         noises = list(range(-p.noise_days, p.noise_days + 1))
-        first = noises.pop(rng.randbelow(len(noises)))
-        rng.python.shuffle(noises)
-        candidates = [_shifted(value, shift + n) for n in [first, *noises]]
+        if knots is not None and value.kind is Kind.DATE:
+            day = int(value.quantity)
+            base = ordered_noise(day, knots, p.noise_days)
+            # base first, then one day later, one earlier...; never past the next or previous day's place
+            low = ordered_noise(day - 1, knots, p.noise_days) - 1
+            high = ordered_noise(day + 1, knots, p.noise_days) + 1
+            noises = sorted((n for n in noises if low <= n <= high), key=lambda n: (abs(n - base), n < base))
+        else:
+            first = noises.pop(rng.randbelow(len(noises)))
+            rng.python.shuffle(noises)
+            noises.insert(0, first)
+        candidates = [_shifted(value, shift + n) for n in noises]
         allowed = [q for q in candidates if accept is None or accept(q)] or candidates
         return next((q for q in allowed if _all_fields_change(value, q)), allowed[0])
+
+
+def ordered_noise(day: int, knots: Callable[[int], int], reach: int) -> int:
+    """The noise of the date of ordinal ``day`` on the patient's yearly line (``keep_order``).
+
+    The line runs through ``365 // (4·reach + 1)`` knots spread over a year, each in ``[-reach, reach]``,
+    linear between two and rounded half up, and depends on the month and day only: a yearless "8/25" gets
+    the same noise whatever year a note implies. From one day to the next it moves by less than half a day
+    (New Year's Eve to New Year's Day too), so ``day + noise`` never decreases and never stays two days.
+    """
+    date = dt.date.fromordinal(day)
+    position = (dt.date(_PLAIN_YEAR, date.month, min(date.day, 28 if date.month == 2 else 31)).toordinal()
+                - dt.date(_PLAIN_YEAR, 1, 1).toordinal())  # fmt: skip
+    count = max(1, 365 // (4 * reach + 1))
+    index = position * count // 365
+    while (index + 1) * 365 // count <= position:
+        index += 1
+    first, width = index * 365 // count, (index + 1) * 365 // count - index * 365 // count
+    low, high = knots(index), knots((index + 1) % count)
+    return (2 * low * width + 2 * (high - low) * (position - first) + width) // (2 * width)
 
 
 def _shift_from(stream_key: bytes, p: DateShiftParams) -> int:
