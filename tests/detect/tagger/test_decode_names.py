@@ -99,3 +99,22 @@ def test_unlikely_words_inside_an_address_stay_tagged() -> None:
         "Chelles",
     ]
     assert _places("Dijon, Quetigny", {"Quetigny"}) == ["Dijon", "Quetigny"]  # not a lower-case common word
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        # surnames frequent worldwide are common words by frequency; after a first name written alike, names
+        ("Seen by Dr. Amanda Liu today", {"Amanda"}, ["Amanda", "Liu"]),
+        ("Seen by Dr. Jim Wu today", {"Jim"}, ["Jim", "Wu"]),
+        ("PCP: Sarah Singh, MD", {"Sarah"}, ["Sarah", "Singh"]),
+        ("Dr. Amanda will call", {"Amanda"}, ["Amanda"]),  # lower case: a word, not a surname
+        ("DR. AMANDA LIU TODAY", {"AMANDA"}, ["AMANDA"]),  # in capitals: the common word is not read so
+        ("Seen by Xanthe Liu today", {"Xanthe"}, ["Xanthe"]),  # "Xanthe" is no listed first name
+        ("Liu Amanda called", {"Amanda"}, ["Amanda"]),  # only after the first name, never before
+    ],
+)
+def test_a_common_word_is_a_surname_right_after_a_first_name_written_alike(
+    text: str, tagged: set[str], names: list[str]
+) -> None:
+    assert extended(text, tagged) == names

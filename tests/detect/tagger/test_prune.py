@@ -26,6 +26,11 @@ def pruned(text: str, tagged: dict[str, str]) -> list[str]:
         ("wife Mary aware", {"wife": "NAME", "Mary": "NAME"}, ["Mary"]),
         ("JANE DOE RN in room", {"JANE": "NAME", "DOE": "NAME", "RN": "NAME"}, ["JANE", "DOE"]),
         ("John Smith, M.D.", {"John": "NAME", "Smith": "NAME", "M": "NAME", "D": "NAME"}, ["John", "Smith"]),
+        ("Dr. Jennifer HO at bedside", {"Jennifer": "NAME", "HO": "NAME"}, ["Jennifer"]),  # a house officer
+        ("Jennifer ho at bedside", {"Jennifer": "NAME", "ho": "NAME"}, ["Jennifer"]),
+        ("Dr. Jennifer Ho at bedside", {"Jennifer": "NAME", "Ho": "NAME"}, ["Jennifer", "Ho"]),  # a surname
+        ("Seen by Amy Do today", {"Amy": "NAME", "Do": "NAME"}, ["Amy", "Do"]),
+        ("Seen by Xanthe Ho today", {"Xanthe": "NAME", "Ho": "NAME"}, ["Xanthe"]),  # no listed first name
     ],
 )
 def test_role_and_title_words_are_no_names(text: str, tagged: dict[str, str], kept: list[str]) -> None:

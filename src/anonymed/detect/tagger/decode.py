@@ -45,7 +45,8 @@ def extend_initials(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
 def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
     """Tag ``NAME`` on a listed first name right before a tagged name, and on a listed last name right
     after one, when written in the same case and separated by spaces only ("NORA QUELL" when the model
-    found "QUELL"): one part of a name found and the other not."""
+    found "QUELL"): one part of a name found and the other not. A common word is no such name, except a
+    capitalised surname right after a capitalised first name (``surname_after_given``)."""
     for index in range(len(tokens) - 1):
         left, right = tokens[index], tokens[index + 1]
         if right.before or right.newline_before or left.text.isupper() != right.text.isupper():
@@ -58,8 +59,28 @@ def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLi
             continue
         word = tokens[candidate].text
         key = fold(word)
-        if len(key) > 1 and word.isalpha() and key in names and not lists.is_common(key, lang):
+        surname = candidate > index and surname_after_given(left, right, lists)
+        if len(key) > 1 and word.isalpha() and key in names and (surname or not lists.is_common(key, lang)):
             labels[candidate] = "NAME"
+
+
+def surname_after_given(given: TaggerToken, word: TaggerToken, lists: NameLists) -> bool:
+    """Whether ``word`` reads as the surname of the listed first name before it, though also a common word:
+    both capitalised, not in capitals ("Amanda Liu", "Jim Wu", "Jennifer Ho"; not "JIM WU" or "Amanda will").
+
+    Surnames frequent worldwide are common words by their frequency alone ("liu", "wu", "chen", "singh");
+    after a first name written alike they are the name.
+    """
+    return (
+        _capitalised(given.text)
+        and _capitalised(word.text)
+        and fold(given.text) in lists.first
+        and fold(word.text) in lists.last
+    )
+
+
+def _capitalised(text: str) -> bool:
+    return text[:1].isupper() and text[1:].islower()
 
 
 def drop_field_labels(tokens: Sequence[TaggerToken], labels: list[str]) -> None:

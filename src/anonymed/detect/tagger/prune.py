@@ -24,6 +24,7 @@ from typing import Final
 from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, UNITS
 from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_keys
+from anonymed.detect.tagger.decode import surname_after_given
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold, word_set
 
@@ -152,13 +153,19 @@ def _trim(
         last_token = tokens[keep[-1]]
         if possessive and len(keep) > 1 and fold(last_token.text) == "s" and last_token.before in ("'", "’"):
             break
-        if _at_edge(last_token, edge):
+        if _at_edge(last_token, edge) and not _surname_like(tokens, keep):
             labels[keep.pop()] = OUTSIDE
         elif _credential_tail(tokens, keep):
             labels[keep.pop()] = labels[keep.pop()] = OUTSIDE
         else:
             break
     return keep
+
+
+def _surname_like(tokens: Sequence[TaggerToken], keep: list[int]) -> bool:
+    """Whether the run's last word, a role word too ("Ho", "Do"), is the surname of the first name before
+    it, both capitalised ("Jennifer Ho"; "Jennifer HO" and "Jennifer ho" are a house officer)."""
+    return len(keep) > 1 and surname_after_given(tokens[keep[-2]], tokens[keep[-1]], name_lists())
 
 
 def _at_edge(token: TaggerToken, edge: frozenset[str]) -> bool:
