@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anonymed.dates.layout import parse_layout
+from anonymed.dates.random_date import fake_date
 from anonymed.dates.temporal import Slot, render_fields
+from anonymed.randomness import RandomSource
 
 REF = dt.date(2021, 5, 1)
 FIELDS = {"year": 1987, "month": 6, "day": 9, "weekday": 2, "hour": 7, "minute": 5, "second": 3}
@@ -102,3 +104,21 @@ def test_a_weekday_alone_stays_a_weekday() -> None:
     layout = parse_layout("mar 20", "fr", reference=REF)
     assert layout is not None
     assert next(p.name for p in layout.parts if isinstance(p, Slot)) == "weekday"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2024-03-15T14:30:00Z",
+        "2024-03-15T09:05:00.250-05:00",
+        "2024-03-15T09:05+01:00",
+        "2024-03-15T23:59:59+0530",
+    ],
+)
+@pytest.mark.parametrize("seed", range(5))
+def test_a_random_date_keeps_an_iso_8601_timestamp_real_and_its_zone(text: str, seed: int) -> None:
+    """``fake`` (and ``dp_date``'s fallback): a real timestamp; the UTC offset is no hour and minute."""
+    out = fake_date(text, RandomSource(seed), "en", (1950, 2030), None)
+    parsed = dt.datetime.fromisoformat(out.replace("Z", "+00:00"))
+    zone = "Z" if text.endswith("Z") else text[-6:] if ":" in text[-6:] else text[-5:]
+    assert out.endswith(zone) and parsed.year in range(1950, 2031)

@@ -174,3 +174,26 @@ def test_no_output_implies_an_age_over_89(day: dt.date, seed: int) -> None:
     surrogate = Substituter({Label.DATE: SHIFT})(doc, RandomSource(seed)).replacements[0].surrogate
     if surrogate != "[90+]":
         assert age_at(_date(surrogate), dt.date(2024, 1, 15)) <= 89
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    moment=st.datetimes(dt.datetime(1950, 1, 1), dt.datetime(2030, 12, 31)),
+    layout=st.sampled_from(
+        ["%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M:%S.123", "%Y-%m-%dT%H:%M"]
+    ),
+    zone=st.sampled_from(["", "+02:00", "-05:00", "+0530"]),
+    seed=st.integers(0, 2**31),
+)
+def test_an_iso_8601_timestamp_stays_a_real_timestamp(
+    moment: dt.datetime, layout: str, zone: str, seed: int
+) -> None:
+    """ISO 8601 (RFC 3339) timestamps: the date moves, the time is a real time (seconds too: "14:30:00" had
+    become "56:20:05"), a UTC offset is kept (a time zone, not the patient's)."""
+    text = moment.strftime(layout) + ("" if layout.endswith("Z") else zone)
+    done = _run(f"Seen {text}.", [text], key=None, seed=seed)
+    out = done.replacements[0].surrogate
+    parsed = dt.datetime.fromisoformat(out.replace("Z", "+00:00") if out.endswith("Z") else out)
+    assert parsed.date() != moment.date()
+    if zone and not layout.endswith("Z"):
+        assert out.endswith(zone)

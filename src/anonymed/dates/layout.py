@@ -16,6 +16,7 @@ import datetime as dt
 from anonymed.dates import words
 from anonymed.dates.model import Layout, Part, Slot, Temporal
 from anonymed.dates.parse import (
+    UTC_OFFSET,
     Tok,
     ordinal_family,
     parse_bare,
@@ -77,6 +78,10 @@ def _loose(text: str, lang: str, order: str, ref: dt.date) -> Layout:
         parts += [*before.parts, *time_layout(found).parts]
         values += [before.value] if before.value is not None else []
         rest = rest[found.end() :]
+        zone = UTC_OFFSET.match(rest)
+        if zone is not None:  # "T09:05:00.250-05:00": the fraction's digits, then the zone as written
+            parts += [*_piece(rest[: zone.start("zone")], lang, order, ref).parts, zone.group("zone")]
+            rest = rest[zone.end() :]
     last = _piece(rest, lang, order, ref)
     parts += last.parts
     values += [last.value] if last.value is not None else []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from anonymed.dates import words
 from anonymed.dates.model import (
@@ -30,6 +31,9 @@ _TIME = re.compile(
     r"(?<!\d)(?P<hour>\d{1,2})(?:(?P<sep>[:h])(?P<minute>\d{2}))?"
     r"(?:(?P<space>\s?)(?P<mer>[aApP])(?P<dot1>\.?)(?P<m>[mM])(?P<dot2>\.?))?(?![\d:])"
 )
+#: a UTC offset right after a time, or after its fraction of a second ("+02:00", ".123-0500" of an ISO 8601
+#: timestamp, RFC 3339): a time zone, written back as it is (group ``zone``)
+UTC_OFFSET: Final = re.compile(r"(?:\.\d{1,9})?(?P<zone>[+-](?:0\d|1[0-4]):?[0-5]\d)(?!\d)")
 _LOOSE_TIME = re.compile(
     r"(?<!\d)(?P<hour>\d{1,2})(?:(?P<sep>:)(?P<minute>\d{2})(?::(?P<second>\d{2}))?"
     r"|(?P<hsep>\s?[hH])(?P<hminute>\d{2})?(?![^\W\d_]))?"

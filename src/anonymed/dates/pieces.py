@@ -28,12 +28,24 @@ from anonymed.dates.parse import parse_bare, parse_compact, parse_numeric, parse
 from anonymed.dates.phrases import parse_textual
 
 #: numeric dates of three and of two fields, one separator (spaces allowed around it), found at every start
-_NUMERIC3: Final = re.compile(r"(?=((?<!\d)\d{1,4}\s?([/.\-|])\s?\d{1,2}\s?\2\s?(?:\d{4}|\d{2})(?!\d)))")
-_NUMERIC2: Final = re.compile(r"(?=((?<!\d)(?:\d{1,4}\s?[/.\-|]\s?\d{1,2}|\d{1,2}\s?[/.\-]\s?\d{4})(?!\d)))")
+#: (never the seconds of a time: "00:01-05:00" holds no "01-05")
+_NUMERIC3: Final = re.compile(r"(?=((?<![\d:])\d{1,4}\s?([/.\-|])\s?\d{1,2}\s?\2\s?(?:\d{4}|\d{2})(?!\d)))")
+_NUMERIC2: Final = re.compile(
+    r"(?=((?<![\d:])(?:\d{1,4}\s?[/.\-|]\s?\d{1,2}|\d{1,2}\s?[/.\-]\s?\d{4})(?!\d)))"
+)
 #: digits written one by one with single spaces, and eight digits in a row
 _SPACED_RUN: Final = re.compile(r"(?<!\d)\d(?: \d(?!\d))+")
 _COMPACT8: Final = re.compile(r"(?<!\d)\d{8}(?!\d)")
-_TIME: Final = re.compile(r"(?<!\d)\d{1,2}\s?(?::\d{2}|[hH]\d{0,2})(?:\s?[aApP]\.?[mM]\.?)?(?![\d:])")
+#: a clock time, with seconds too ("14:30:00" of an ISO 8601 timestamp); not a UTC offset ("+02:00", and
+#: "-05:00" after seconds or an ISO time: "T09:05:00-05:00", "T09:05-05:00"), which ``write_pieces`` keeps
+_AFTER_SECONDS: Final = r"(?<!:\d\d:\d\d-)(?<!T\d\d:\d\d-)" + "".join(
+    rf"(?<!:\d\d\.\d{{{n}}}-)" for n in range(1, 10)
+)
+_TIME: Final = re.compile(
+    r"(?<![\d+])"
+    + _AFTER_SECONDS
+    + r"\d{1,2}\s?(?::\d{2}(?::\d{2})?|[hH]\d{0,2})(?:\s?[aApP]\.?[mM]\.?)?(?![\d:])"
+)
 _YEAR: Final = re.compile(r"(?<![\d/.\-])(?:1[89]|20)\d{2}(?![\d/.\-])")
 _RANGE: Final = re.compile(r"^\s*(?:-|–|—|to|through|thru|till|until|au|jusqu'au|jusqu’au)\s*$", re.I)
 _AFTER_MONTH: Final = re.compile(r"\.?\s*(?:\d{1,2}(?:st|nd|rd|th)?(?!\d))?,?\s*(?:'?\d{4}|'?\d{2})?(?!\d)")

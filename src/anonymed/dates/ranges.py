@@ -13,6 +13,7 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 
 from anonymed.dates.model import Kind, Slot, Temporal
+from anonymed.dates.parse import UTC_OFFSET
 from anonymed.dates.pieces import Piece
 from anonymed.dates.temporal import fields_of, render_fields
 from anonymed.randomness import RandomSource
@@ -119,10 +120,10 @@ def write_pieces(text: str, pieces: Sequence[Piece], choose: Chooser, rng: Rando
             written[index] = render_fields(piece.layout.parts, result, digits=lambda w: random_digits(w, rng))
     out, cursor = [], 0
     for index, piece in enumerate(pieces):
-        out.append(_scramble_digits(text[cursor : piece.start], rng))
+        out.append(_scramble_digits(text[cursor : piece.start], rng, after_piece=index > 0))
         out.append(written[index])
         cursor = piece.end
-    out.append(_scramble_digits(text[cursor:], rng))
+    out.append(_scramble_digits(text[cursor:], rng, after_piece=bool(pieces)))
     return "".join(out)
 
 
@@ -136,7 +137,12 @@ def random_digits(width: int, rng: RandomSource) -> str:
     return "".join(rng.choice(string.digits) for _ in range(width))
 
 
-def _scramble_digits(text: str, rng: RandomSource) -> str:
+def _scramble_digits(text: str, rng: RandomSource, *, after_piece: bool = False) -> str:
+    """Random digits for the digits of ``text``, except a UTC offset that starts it right after a piece."""
+    zone = UTC_OFFSET.match(text) if after_piece else None
+    if zone is not None:
+        start, end = zone.span("zone")
+        return _scramble_digits(text[:start], rng) + text[start:end] + _scramble_digits(text[end:], rng)
     return "".join(rng.choice(string.digits) if ch.isdigit() else ch for ch in text)
 
 
