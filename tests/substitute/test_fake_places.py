@@ -229,3 +229,14 @@ def test_an_english_note_never_gets_a_french_village_for_a_name_shared_with_one(
     assert gazetteer().town(english, "US") is not None
     french = surrogate("Elle habite à Fallon depuis 2010.", "Fallon", "fr", patient=patient)
     assert french in {t.name for t in gazetteer().communes}
+
+
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3"])
+def test_capitals_are_a_foreign_town_only_if_it_is_a_city(patient: str) -> None:
+    """ "BIBA" (brought in by ambulance) folds to Bibā, a town of Egypt under 100,000 people: an abbreviation
+    (it had become an Egyptian town with a macron); a French note's "DOLE" stays a French town."""
+    assert gazetteer().town("BIBA") is not None  # the collision the rule is about
+    assert re.fullmatch(r"[A-Z]{4}", surrogate("34 yo M BIBA after MVC", "BIBA", patient=patient))
+    french = surrogate("transféré à DOLE hier", "DOLE", "fr", patient=patient)
+    names = {place_key(t.name) for t in (*gazetteer().communes, *gazetteer().by_country["FR"])}
+    assert french.isupper() and place_key(french) in names

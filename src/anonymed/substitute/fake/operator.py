@@ -235,7 +235,7 @@ class FakeOperator(Operator[FakeParams]):
             return _code_like(text, faker.postcode, rng)
         if subtype == "ip":
             return str(faker.ipv6() if ":" in text else faker.ipv4())
-        kind = places.place_kind(text, before, after)
+        kind = places.place_kind(text, before, after, lang)
         if subtype in ("street", "hospital") and kind in ("town", "state", "country"):
             kind = "address" if subtype == "street" else "hospital-name"
         state = places.state_after(after) if kind == "town" else None

@@ -85,12 +85,13 @@ def place_kind(text: str, before: str, after: str, lang: str = "en") -> str:
     """``hospital``, ``hospital-name``, ``abbreviation``, ``address``, ``state``, ``country`` or ``town``."""
     stripped = text.strip()
     places = gazetteer()
+    country = _COUNTRY.get(lang, "US")
     if HOSPITAL_WORDS.search(stripped):
-        return "abbreviation" if _abbreviation(stripped, places) else "hospital"
+        return "abbreviation" if _abbreviation(stripped, places, country) else "hospital"
     next_to_kind = HOSPITAL_WORDS.match(after.strip()) or re.search(
         r"\b(h[oô]pital|hop|clinique|hospital|chu de|ch de|centre hospitalier( de)?)\s*$", before, re.I
     )
-    if _abbreviation(stripped, places):
+    if _abbreviation(stripped, places, country):
         return "abbreviation"
     if any(ch.isdigit() for ch in stripped):
         return "address"
@@ -99,17 +100,21 @@ def place_kind(text: str, before: str, after: str, lang: str = "en") -> str:
         return "state"
     if key in places.countries:
         return "country"
-    if next_to_kind and places.town(stripped, _COUNTRY.get(lang, "US")) is None:
+    if next_to_kind and places.town(stripped, country) is None:
         return "hospital-name"
     return "town"
 
 
-def _abbreviation(text: str, places: Gazetteer) -> bool:
-    return (
-        _CAPITALS.fullmatch(text) is not None
-        and places.town(text) is None
-        and place_key(text) not in (places.states)
-    )
+#: a town of another country is read in capitals of 2 to 5 letters only if it has this many people ("ROME",
+#: "LYON"); smaller ones are abbreviations ("BIBA", brought in by ambulance, is no town of Egypt)
+_KNOWN_ABROAD: Final = 100_000
+
+
+def _abbreviation(text: str, places: Gazetteer, country: str) -> bool:
+    if _CAPITALS.fullmatch(text) is None or place_key(text) in places.states:
+        return False
+    town = places.town(text, country)
+    return town is None or (town.country != country and town.population < _KNOWN_ABROAD)
 
 
 def town(original: str, lang: str, rng: RandomSource, *, state: str | None = None) -> Town:
