@@ -30,7 +30,7 @@ SUBTYPES: Final = MappingProxyType(
         Label.AGE: frozenset({"over89"}),
         Label.LOCATION: frozenset({"city", "street", "zip", "hospital", "country", "state", "ip"}),
         Label.ORGANIZATION: frozenset(),
-        Label.CONTACT: frozenset({"phone", "fax", "email", "url"}),
+        Label.CONTACT: frozenset({"phone", "fax", "email", "url", "handle"}),
         Label.ID: frozenset({"mrn", "ssn", "nir", "account", "other"}),
         Label.PROFESSION: frozenset(),
         Label.OTHER: frozenset(),

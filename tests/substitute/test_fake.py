@@ -267,6 +267,7 @@ def test_date_surrogate_keeps_the_layout(
         ),  # trunk zero kept
         ("jdoe@mgh.org", "CONTACT", None, "en", matches(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")),  # email guessed
         ("https://www.mgh.org/", "CONTACT", "url", "en", matches(r"https?://\S+/")),  # url
+        ("@maria_g_1985", "CONTACT", "handle", "en", matches(r"@[\w.]+")),  # another user name
         ("www.mgh.org", "CONTACT", None, "en", matches(r"www\.[\w.-]+\.[a-z]+")),  # bare domain guessed
         ("A12-345b", "ID", "mrn", "en", same_layout("A12-345b")),  # digits and letters of same case
         (

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from anonymed.config import PipelineConfig
 from anonymed.document import Document, Span
-from anonymed.labels import Label
+from anonymed.labels import SUBTYPES, Label
 from anonymed.pipeline import Pipeline, substitution_report
 from anonymed.randomness import RandomSource
+from anonymed.substitute.checklist import kind_of
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 from anonymed.substitute.zip3 import generalise_zip, restricted_prefixes
@@ -144,3 +145,11 @@ def test_safe_harbor_summary_has_the_18_kinds_checklist() -> None:
     assert checklist["D"]["found"] == 1 and checklist["H"]["found"] == 1
     assert checklist["L"]["found"] == 0 and "no dedicated detector" in checklist["L"]["note"]
     assert "Smith" not in str(report) and "02139" not in str(report)
+
+
+def test_every_subtype_belongs_to_one_kind_of_the_checklist() -> None:
+    """A new subtype (a social-media handle) is counted in the checklist, not lost: "any other identifier"."""
+    for label, subtypes in SUBTYPES.items():
+        for subtype in subtypes:
+            assert kind_of(f"{label.value}/{subtype}") is not None, (label, subtype)
+    assert kind_of("CONTACT/handle") == "R"

@@ -66,7 +66,7 @@ SAFE_HARBOR: Final = (
     Kind(
         "R",
         "Any other unique identifying number, characteristic, or code",
-        ("ID", "ID/other", "OTHER", "ORGANIZATION", "PROFESSION"),
+        ("ID", "ID/other", "OTHER", "ORGANIZATION", "PROFESSION", "CONTACT/handle"),
     ),
 )
 

@@ -167,6 +167,8 @@ class SurrogateMaker:
             return self.faker.email()
         if span.subtype == "url":
             return self.faker.url()
+        if span.subtype == "handle":
+            return "@" + self.faker.user_name()
         return _reshape(span.text, self.rng)
 
 

@@ -70,6 +70,10 @@ def labels(text: str, lang: str = "en") -> set[tuple[str, str]]:
             "ID/other",
         ),
         ("box label (01)09506000134352 (10)LOT42", "(01)09506000134352 (10)LOT42", "ID/other"),
+        ("Attends mass. Instagram @maria_g_1985.", "@maria_g_1985", "CONTACT/handle"),
+        ("follow her on twitter: @JaneDoe_RN", "@JaneDoe_RN", "CONTACT/handle"),
+        ("IG: @rn.life.22 posts daily", "@rn.life.22", "CONTACT/handle"),
+        ("son's TikTok account is @x_9", "@x_9", "CONTACT/handle"),
     ],
 )
 def test_formats_are_found_with_their_label(text: str, value: str, label: str) -> None:
@@ -97,6 +101,11 @@ def test_formats_are_found_with_their_label(text: str, value: str, label: str) -
         ("code 1234567893 alone", "1234567893", "ID/account"),  # an NPI shape is no account
         ("ssn 12345", "12345", "ID/ssn"),  # five digits are not an SSN
         ("part (01)0950600013435 short", "(01)0950600013435", "ID/other"),  # 13 digits: no GTIN-14
+        ("d/c @home with VNA", "@home", "CONTACT/handle"),  # no network named: nursing shorthand
+        ("PACING @ 60, @bedside", "@bedside", "CONTACT/handle"),
+        ("instagram: email jane.doe@gmail.com", "@gmail.com", "CONTACT/handle"),  # an e-mail's domain
+        ("@home per instagram", "@home", "CONTACT/handle"),  # the network named after it
+        ("on instagram @123", "@123", "CONTACT/handle"),  # digits alone
     ],
 )
 def test_near_misses_are_not_taken_for_the_format(text: str, value: str, label: str) -> None:

@@ -1,8 +1,9 @@
 """Identifier formats declared as data (pattern, label, context words, validator), built from their
 specifications: ISO 8601 timestamps, payment cards (ISO/IEC 7812, Luhn), IBANs (ISO 13616, mod 97), US
 ITINs, NPIs and Medicare MBIs, ABA routing numbers, UK NHS numbers (mod 11), National Insurance numbers and
-postcodes, MAC addresses, an SSN announced by its name whatever its grouping, and unique device identifiers
-in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers such as lot and serial).
+postcodes, MAC addresses, an SSN announced by its name whatever its grouping, unique device identifiers
+in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers such as lot and serial), and
+social-media handles announced by their network ("Instagram @maria_g_1985": ``CONTACT/handle``).
 
 Labels follow anonymed's taxonomy: card, IBAN, routing and beneficiary numbers are ``ID/account``; an NHS
 number (a patient's record number across the NHS) is ``ID/mrn``; an ITIN (a US taxpayer number in place of
@@ -81,8 +82,22 @@ DATE_TIME: Final = re.compile(r"\d(?:\d{3}-\d{2}-\d{2}[T ]\d|\d{7}T\d)")
 LETTERS_DIGITS: Final = re.compile(r"[A-Z]{2} ?\d{2}")
 LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
 GS1_OPENING: Final = re.compile(r"\(01\)\d")
+AT_SIGN: Final = re.compile(r"@[\w.]*[A-Za-z]")
 HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{2}\.[0-9A-Fa-f]{4}\.)")
 
+#: a social-media handle: "@", then 1 to 30 letters, digits, underscores and inner dots with a letter among
+#: them (Instagram's limit of 30 characters, X's letters, digits and underscores, TikTok's dots); never the
+#: domain of an e-mail address (a word character before "@") nor a dotted word's end
+SOCIAL_HANDLE: Final = re.compile(
+    r"(?<![\w@.])@(?=[\w.]*[A-Za-z])[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)"
+)
+#: where a handle is announced; nursing notes write "@home", "@bedside", "@ 60": without one of these words
+#: on the line before it, "@word" is no handle
+_SOCIAL_WORDS: Final = (
+    "instagram", "insta", "ig", "twitter", "tweet", "tweeted", "tiktok", "snapchat", "snap", "facebook", "fb",
+    "threads", "bluesky", "youtube", "reddit", "discord", "telegram", "social media", "handle", "username",
+    "user name", "account", "dm", "dms", "messaged", "posts", "posted",
+)  # fmt: skip
 _CARD_WORDS: Final = ("card", "credit", "debit", "visa", "mastercard", "amex", "american express", "cc")
 _BANK_WORDS: Final = ("iban", "bank", "account", "acct", "rib", "bic", "swift", "transfer", "virement")
 
@@ -109,6 +124,18 @@ def _spaced(text: str) -> bool:
 
 RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
     Recognizer("iso_timestamp", ISO_TIMESTAMP, Label.DATE, None, 0.97, requires=DATE_TIME),
+    Recognizer(
+        "social_handle",
+        SOCIAL_HANDLE,
+        Label.CONTACT,
+        "handle",
+        0.9,
+        context=_SOCIAL_WORDS,
+        context_score=0.95,
+        needs_context=True,
+        window=60,
+        requires=AT_SIGN,
+    ),
     Recognizer(
         "card",
         CARD,

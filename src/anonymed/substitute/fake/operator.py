@@ -327,6 +327,8 @@ def _contact(span: Span, faker: Faker, rng: RandomSource) -> str:
         return apply_case(str(faker.email()), case_pattern(text))
     if subtype == "url":
         return _url(text, faker)
+    if subtype == "handle":
+        return "@" + str(faker.user_name())  # a social-media handle: another user name
     return fake_phone(text, rng)
 
 
