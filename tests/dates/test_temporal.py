@@ -250,3 +250,19 @@ def test_numbers_spelled_in_words(text: str, lang: str, value: int | None) -> No
 def test_an_age_in_words_is_read_in_years() -> None:
     value = parse_temporal("ninety-two", lang="en", age=True)
     assert value is not None and value.quantity == 92 and value.unit is Unit.YEAR
+
+
+@pytest.mark.parametrize(
+    ("texts", "lang", "order"),
+    [
+        (["12.04.1950"], "en", "DMY"),  # dots and a year: the European and British convention
+        (["12.04.1950", "3 March 2024"], "en", "DMY"),
+        (["12/04/1950"], "en", "MDY"),  # slashes: the language's order
+        (["12.04"], "en", "MDY"),  # no year: "12.04" may be a number
+        (["12.04.1950", "04/13/1950"], "en", "MDY"),  # an unambiguous date still decides
+    ],
+)
+def test_dotted_dates_with_a_year_are_day_first_when_nothing_decides(
+    texts: list[str], lang: str, order: str
+) -> None:
+    assert detect_order(texts, lang) == order

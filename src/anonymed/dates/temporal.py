@@ -66,8 +66,11 @@ __all__ = [
 
 
 def detect_order(texts: list[str], lang: str) -> str:
-    """``DMY`` or ``MDY`` for numeric dates: a majority of unambiguous dates decides, else the language."""
+    """``DMY`` or ``MDY`` for numeric dates: a majority of unambiguous dates decides, else day first when the
+    dates are written with dots and a year ("12.04.1950": the European convention, DIN 5008 and the UK's;
+    US dates take slashes), else the language."""
     votes = {"DMY": 0, "MDY": 0}
+    dotted = False
     for text in texts:
         for m in NUMERIC_DATE.finditer(text):
             a, b = int(m.group(1)), int(m.group(3))
@@ -77,9 +80,10 @@ def detect_order(texts: list[str], lang: str) -> str:
                 votes["DMY"] += 1
             elif b > 12 >= a:
                 votes["MDY"] += 1
+            dotted = dotted or (m.group(2) == "." and m.group(5) is not None)
     if votes["DMY"] != votes["MDY"]:
         return max(votes, key=lambda k: votes[k])
-    return "DMY" if lang == "fr" else "MDY"
+    return "DMY" if lang == "fr" or dotted else "MDY"
 
 
 def parse_temporal(
