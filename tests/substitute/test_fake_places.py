@@ -70,6 +70,9 @@ def test_commune_names_are_written_as_communes_are() -> None:
         ("lives at 19 Clover St. in", "19 Clover St.", "en", r"\d{1,2} [A-Z][a-z]+ St\."),
         ("réside au 12 rue du Lys 75002 Paris.", "12 rue du Lys 75002 Paris", "fr",
          r"\d{2} rue [^\d]+ \d{5} [A-Z].+"),
+        # a street without its number is a street, not a town ("14 Park Road, Leeds" was "14 Willimantic")
+        ("lives at 14 Park Road, Leeds LS6 2QT", "Park Road, Leeds", "en", r"[A-Z][a-z]+ Road, [A-Z].+"),
+        ("laboratoire de la rue Rivoli, Paris", "rue Rivoli, Paris", "fr", r"rue [^,]+, [A-Z].+"),
     ],
 )  # fmt: skip
 def test_places_keep_their_kind(text: str, target: str, lang: str, check: str) -> None:

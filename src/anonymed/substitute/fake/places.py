@@ -33,6 +33,12 @@ _STREET_WORDS: Final = re.compile(
     r"rue|chemin|all[ée]e|impasse|route|quai|cours|square|passage|voie|sentier)\b\.?",
     re.I,
 )
+#: a street named without its number ("Park Road, Leeds", "rue des Lilas"): a name word and a street word
+#: written in full (abbreviations such as "St" and "Dr" are saints and doctors as often)
+_STREET_NAME: Final = re.compile(
+    r"\b[A-Z][\w'’-]* (?i:street|road|avenue|lane|drive|boulevard|terrace|crescent)\b"
+    r"|\b(?:rue|avenue|boulevard|chemin|all[ée]e|impasse|quai) (?:de |du |des |de la |d')?[A-ZÀ-Ý]"
+)
 _POSTCODE: Final = re.compile(r"(?<![\w])(\d{5}|\d{2} \d{3}|2[AB] ?\d{3})(?![\w])")
 _CAPITALS: Final = re.compile(r"[A-Z]{2,5}")
 #: runs of an address: a postcode, a number, or words joined by spaces, hyphens and apostrophes
@@ -93,7 +99,7 @@ def place_kind(text: str, before: str, after: str, lang: str = "en") -> str:
     )
     if _abbreviation(stripped, places, country):
         return "abbreviation"
-    if any(ch.isdigit() for ch in stripped):
+    if any(ch.isdigit() for ch in stripped) or _STREET_NAME.search(stripped):
         return "address"
     key = place_key(stripped)
     if key in places.states and (len(stripped) > 2 or stripped.isupper()):
