@@ -5,8 +5,17 @@ from __future__ import annotations
 import pytest
 
 from anonymed.detect.lexicons.resources import name_lists
-from anonymed.detect.tagger.decode import drop_field_labels, drop_unlikely_common_words, extend_names
+from anonymed.detect.registry import build_detector
+from anonymed.detect.tagger.decode import (
+    drop_field_labels,
+    drop_unlikely_common_words,
+    extend_names,
+    sentence_end,
+)
 from anonymed.detect.tokens import alnum_tokens
+from anonymed.detect.view import NoteView
+from anonymed.document import Document
+from anonymed.labels import Label
 
 
 def extended(text: str, tagged: set[str]) -> list[str]:
@@ -118,3 +127,28 @@ def test_a_common_word_is_a_surname_right_after_a_first_name_written_alike(
     text: str, tagged: set[str], names: list[str]
 ) -> None:
     assert extended(text, tagged) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("partner Frank. Son Michael", True),  # a period after a word ends the sentence
+        ("PARTNER FRANK. SON MICHAEL", True),
+        ("seen by J. Smith", False),  # an initial
+        ("Pj. Dugave", False),  # two letters: an abbreviated first name (French "Pj.", English "JP.")
+        ("Chas. Smith", False),  # an abbreviation of a name
+        ("Frank, Son", False),  # no period
+    ],
+)
+def test_a_period_after_a_word_ends_a_name(text: str, ends: bool) -> None:
+    tokens = alnum_tokens(text)
+    left = next(i for i, t in enumerate(tokens) if t.text in ("Frank", "FRANK", "J", "Pj", "Chas"))
+    assert sentence_end(tokens[left], tokens[left + 1]) is ends
+
+
+def test_a_name_never_spans_two_sentences() -> None:
+    """ "Lives with partner Frank. Son Michael lives" had become one name, "Douglas. Kerri Blevins": the kin
+    word was replaced and the two people merged."""
+    doc = Document("d", "Lives with partner Frank. Son Michael lives in Quincy.", {"lang": "en"})
+    names = [s.text for s in build_detector("tagger").detect(NoteView(doc)) if s.label is Label.NAME]
+    assert names == ["Frank", "Michael"]

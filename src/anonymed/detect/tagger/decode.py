@@ -210,6 +210,7 @@ def spans_of(
         if run:
             last = run[-1]
             split = label != labels[last] or not _joinable(text, tokens[last], tokens[index])
+            split = split or (label == "NAME" and sentence_end(tokens[last], tokens[index]))
             if split or (grouped and groups[index] != groups[last]):
                 spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
                 run = []
@@ -218,6 +219,21 @@ def spans_of(
     if run:
         spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
     return spans
+
+
+#: words of three letters or more that a period abbreviates inside a name ("Chas. Smith", "Ste. Marie")
+_NAME_ABBREVIATIONS: Final = frozenset({"ste", "chas", "jas", "geo", "thos"})
+
+
+def sentence_end(left: TaggerToken, right: TaggerToken) -> bool:
+    """Whether a period ends a sentence between two tokens: after a word of three letters or more, not an
+    abbreviation ("partner Frank. Son Michael" holds two names; "J. Smith", "Wm. Smith", "Pj. Dugave" one)."""
+    return (
+        right.before == "."
+        and len(left.text) > 2
+        and left.text.isalpha()
+        and fold(left.text) not in _NAME_ABBREVIATIONS
+    )
 
 
 def _joinable(text: str, left: TaggerToken, right: TaggerToken) -> bool:

@@ -24,7 +24,7 @@ from typing import Final
 from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, UNITS
 from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_keys
-from anonymed.detect.tagger.decode import surname_after_given
+from anonymed.detect.tagger.decode import sentence_end, surname_after_given
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold, word_set
 
@@ -258,11 +258,14 @@ def _joined(tokens: Sequence[TaggerToken], index: int, gaps: tuple[str, ...]) ->
 
 
 def _runs(tokens: Sequence[TaggerToken], labels: Sequence[str], name: str) -> list[tuple[int, int]]:
-    """(first, last) token indexes of each run of ``name`` tokens on one line."""
+    """(first, last) token indexes of each run of ``name`` tokens on one line (a name's, in one sentence)."""
     runs: list[tuple[int, int]] = []
     start = -1
     for i, label in enumerate(labels):
-        inside = label == name and not (start >= 0 and tokens[i].newline_before)
+        broken = tokens[i].newline_before or (
+            name == "NAME" and i > 0 and sentence_end(tokens[i - 1], tokens[i])
+        )
+        inside = label == name and not (start >= 0 and broken)
         if start >= 0 and not inside:
             runs.append((start, i - 1))
             start = -1
