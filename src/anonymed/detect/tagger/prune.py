@@ -262,10 +262,7 @@ def _runs(tokens: Sequence[TaggerToken], labels: Sequence[str], name: str) -> li
     runs: list[tuple[int, int]] = []
     start = -1
     for i, label in enumerate(labels):
-        broken = tokens[i].newline_before or (
-            name == "NAME" and i > 0 and sentence_end(tokens[i - 1], tokens[i])
-        )
-        inside = label == name and not (start >= 0 and broken)
+        inside = label == name and not (start >= 0 and _broken(tokens, i, name))
         if start >= 0 and not inside:
             runs.append((start, i - 1))
             start = -1
@@ -274,6 +271,11 @@ def _runs(tokens: Sequence[TaggerToken], labels: Sequence[str], name: str) -> li
     if start >= 0:
         runs.append((start, len(labels) - 1))
     return runs
+
+
+def _broken(tokens: Sequence[TaggerToken], i: int, name: str) -> bool:
+    """Whether a run stops before token ``i`` (inside one): a new line, or (names) the end of a sentence."""
+    return tokens[i].newline_before or (name == "NAME" and sentence_end(tokens[i - 1], tokens[i]))
 
 
 def _not_a_name(text: str, tokens: Sequence[TaggerToken], first: int, last: int) -> bool:
