@@ -16,8 +16,8 @@ written before an earlier one (two days in a row may land on one day), and an in
 by less than ``t / 2`` days plus rounding. The price: an attacker who learns one true date also learns
 the dates within a few days of it to within half their distance (far ones stay uncertain by up to
 ``2·noise_days``), and the same day of another year gets the same noise (benchmarks/date_mechanisms.py
-measures both). A written day or weekday that would survive is still moved by one more day, within its
-neighbours' places.
+measures both). A written day or weekday that would survive still moves, to the nearest noise that changes
+it, between its neighbours' places when one there does (else past them: a written weekday may need it).
 
 No field of the original survives: the default shift (400 to 690 days) changes the year and the month of
 every date, and among the noises allowed the first one (in the value's own random order) that also
@@ -222,10 +222,11 @@ class DateShiftOperator(Operator[DateShiftParams]):
         if knots is not None and value.kind is Kind.DATE:
             day = int(value.quantity)
             base = ordered_noise(day, knots, p.noise_days)
-            # base first, then one day later, one earlier...; never past the next or previous day's place
+            # base first, then one day later, one earlier...; past the next or previous day's place only
+            # when no noise between them changes every field (a written weekday too)
             low = ordered_noise(day - 1, knots, p.noise_days) - 1
             high = ordered_noise(day + 1, knots, p.noise_days) + 1
-            noises = sorted((n for n in noises if low <= n <= high), key=lambda n: (abs(n - base), n < base))
+            noises.sort(key=lambda n: (not low <= n <= high, abs(n - base), n < base))
         else:
             first = noises.pop(rng.randbelow(len(noises)))
             rng.python.shuffle(noises)
