@@ -278,6 +278,10 @@ def test_date_surrogate_keeps_the_layout(
             lambda s: same_layout("1 85 05 78 006 084 36")(s) and _valid_nir(s),
         ),
         ("185057800608436", "ID", "nir", "fr", lambda s: s.isdigit() and _valid_nir(s)),  # compact NIR
+        # a woman's NIR stays a woman's (the sex digit kept, as names keep gender); found without its subtype,
+        # a NIR whose key is right still gets a valid NIR, not random digits ("0 74 68 ..." before)
+        ("2 33 03 21 231 045 04", "ID", "nir", "fr", lambda s: _valid_nir(s) and s.startswith("2 ")),
+        ("2 33 03 21 231 045 04", "ID", None, "fr", lambda s: _valid_nir(s) and s.startswith("2 ")),
         ("1234", "ID", "nir", "fr", matches(r"\d{4}")),  # not a NIR layout: digit layout only
         ("123-45-6789", "ID", "ssn", "en", lambda s: mask(s) == "999-99-9999" and _valid_ssn(s)),  # SSN
         ("Infirmier", "PROFESSION", None, "fr", lambda s: s.casefold() in _provider_list("fr_FR", "jobs")),

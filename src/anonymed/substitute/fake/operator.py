@@ -36,6 +36,7 @@ from anonymed.substitute.fake.numbers import (
     fake_phone,
     fake_ssn,
     measurement_like,
+    reads_as_nir,
 )
 from anonymed.substitute.invariant import identifying_words, leaks
 from anonymed.substitute.shape import acceptable, apply_case, case_pattern, force_different, mask, random_like
@@ -350,7 +351,7 @@ def _url(text: str, faker: Faker) -> str:
 
 def _identifier(span: Span, rng: RandomSource) -> str:
     surrogate: str | None = None
-    if span.subtype == "nir":
+    if span.subtype == "nir" or (span.subtype is None and reads_as_nir(span.text)):
         surrogate = fake_nir(span.text, rng)
     elif span.subtype == "ssn":
         surrogate = fake_ssn(span.text, rng)
