@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anonymed.dates.over89 import age_at
+from anonymed.dates.temporal import parse_temporal
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -197,3 +198,36 @@ def test_an_iso_8601_timestamp_stays_a_real_timestamp(
     assert parsed.date() != moment.date()
     if zone and not layout.endswith("Z"):
         assert out.endswith(zone)
+
+
+@pytest.mark.parametrize(
+    ("written", "layout", "lang"),
+    [
+        ("Monday 11/4/2024", "%A %m/%d/%Y", "en"),
+        ("Mon, 11/04/2024", "%a, %m/%d/%Y", "en"),
+        ("lundi 04/11/2024", "%A %d/%m/%Y", "fr"),
+    ],
+)
+@pytest.mark.parametrize("seed", range(8))
+def test_a_weekday_before_a_numeric_date_moves_with_it(
+    written: str, layout: str, lang: str, seed: int
+) -> None:
+    """ "Monday 11/4/2024" had become "Monday 2/23/2023" (a Thursday): the true date's weekday kept."""
+    done = _run(f"Seen {written}.", [written], lang=lang, key=None, seed=seed)
+    out = done.replacements[0].surrogate
+    if lang == "fr":  # strptime reads English weekday names only: compare the French one by hand
+        name, rest = out.split(" ", 1)
+        moved = dt.datetime.strptime(rest, "%d/%m/%Y").date()
+        assert (
+            name == ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")[moved.weekday()]
+        )
+    else:
+        moved = dt.datetime.strptime(out, layout).date()  # strptime checks nothing: compare by hand
+        assert out.split(" ")[0].rstrip(",") == moved.strftime("%A" if "%A" in layout else "%a")
+    assert moved.weekday() != dt.date(2024, 11, 4).weekday()
+
+
+def test_a_yearless_date_with_its_weekday_is_read_in_a_year_that_agrees() -> None:
+    """ "Mon 11/4" is 4 November of the latest year up to the reference's that falls on a Monday."""
+    value = parse_temporal("Mon 11/4", lang="en", reference=dt.date(2026, 11, 24))
+    assert value is not None and dt.date.fromordinal(int(value.quantity)) == dt.date(2024, 11, 4)

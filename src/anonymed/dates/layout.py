@@ -18,6 +18,7 @@ from anonymed.dates.model import Layout, Part, Slot, Temporal
 from anonymed.dates.parse import (
     UTC_OFFSET,
     Tok,
+    name_slot,
     ordinal_family,
     parse_bare,
     parse_compact,
@@ -27,7 +28,7 @@ from anonymed.dates.parse import (
     time_match,
     tokens,
 )
-from anonymed.dates.phrases import digit_slots, name_slot, parse_textual, spelled
+from anonymed.dates.phrases import digit_slots, parse_textual, spelled
 
 
 def parse_layout(

@@ -23,6 +23,7 @@ from anonymed.dates.model import (
     Slot,
     Temporal,
     Unit,
+    case_of,
     two_digit_year,
     valid_date,
 )
@@ -78,6 +79,17 @@ def tokens(text: str) -> list[Tok]:
     return toks
 
 
+def name_slot(tok: Tok, name: words.Name) -> Slot:
+    """The slot of a month or weekday word, written back in its language, form and case.
+
+    Accents are dropped on output only when the original dropped them ("fevrier", not "mars").
+    """
+    table = words.MONTHS if name.kind == "month" else words.WEEKDAYS
+    unaccented = tok.text.isascii() and not table[(name.lang, name.form)][name.number - 1].isascii()
+    kind = "month_name" if name.kind == "month" else "weekday"
+    return Slot(kind, lang=name.lang, form=name.form, case=case_of(tok.text), dot=tok.dot, ascii=unaccented)
+
+
 def ordinal_family(suffix: str, lang: str = "") -> str:
     """How a day's ordinal is written back: ``en`` (1st), ``fr`` (1er), ``fr-e`` (1er, 2e) or none."""
     if suffix in ("st", "nd", "rd", "th"):
@@ -100,8 +112,48 @@ def parse_numeric(text: str, order: str, reference: dt.date, *, loose: bool = Fa
     if found is None or (found[1] is None and not loose):
         return None
     slots, kind, quantity = found
-    parts = (pre, *slots, post)
+    head, weekday = _weekday_before(pre, kind)
+    if (
+        weekday is not None and m.group(5) is None
+    ):  # "Mon 11/4": the latest year up to the reference's that agrees
+        quantity = _agreeing_year(quantity, weekday, reference)
+    parts = (*head, *slots, post)
     return Layout(parts, None if kind is None else Temporal(kind, _UNITS[kind], quantity, parts))
+
+
+def _agreeing_year(day: int, weekday: int, reference: dt.date) -> int:
+    """The ordinal of the same month and day in the latest year, of the reference's and the six before it,
+    whose ISO weekday is ``weekday``; ``day`` itself when none is."""
+    date = dt.date.fromordinal(day)
+    for year in range(reference.year, reference.year - 7, -1):
+        try:
+            candidate = date.replace(year=year)
+        except ValueError:  # 29 February
+            continue
+        if candidate.isoweekday() == weekday:
+            return candidate.toordinal()
+    return day
+
+
+#: a weekday word ending the text before a numeric date, with its comma or dot: "Monday ", "Mon, ", "lun. "
+_WEEKDAY_END = re.compile(r"([^\W\d_]+)(\.?,?\s*)$")
+
+
+def _weekday_before(pre: str, kind: Kind | None) -> tuple[tuple[Part, ...], int | None]:
+    """``pre`` with a weekday word right before a day's numeric date as a slot, and that weekday (ISO, 1 is
+    Monday): "Monday 11/4/2024" moves its weekday with the date instead of keeping the true date's."""
+    found = _WEEKDAY_END.search(pre) if kind is Kind.DATE else None
+    name = (
+        None
+        if found is None
+        else words.weekday_of(found.group(1), "en") or words.weekday_of(found.group(1), "fr")
+    )
+    if found is None or name is None:
+        return (pre,), None
+    gap = found.group(2)
+    dotted = gap.startswith(".")
+    slot = name_slot(Tok("word", found.group(1), dot=dotted), name)
+    return (pre[: found.start()], slot, gap[1:] if dotted else gap), name.number
 
 
 def _names_a_month(text: str) -> bool:

@@ -20,7 +20,7 @@ from anonymed.dates.model import (
     two_digit_year,
     valid_date,
 )
-from anonymed.dates.parse import Tok, ordinal_family
+from anonymed.dates.parse import Tok, name_slot, ordinal_family
 
 _FILLERS = {"", "of", "the", "de", "du", "le", ",", "."}
 
@@ -32,17 +32,6 @@ def spelled(toks: list[Tok], lang: str) -> bool:
     """
     found = [t for t in toks if t.kind == "word" and words.fold(t.text) in words.SPELLED]
     return len(found) > 1 or any(words.name_of(t.text, lang) is None for t in found)
-
-
-def name_slot(tok: Tok, name: words.Name) -> Slot:
-    """The slot of a month or weekday word, written back in its language, form and case.
-
-    Accents are dropped on output only when the original dropped them ("fevrier", not "mars").
-    """
-    table = words.MONTHS if name.kind == "month" else words.WEEKDAYS
-    unaccented = tok.text.isascii() and not table[(name.lang, name.form)][name.number - 1].isascii()
-    kind = "month_name" if name.kind == "month" else "weekday"
-    return Slot(kind, lang=name.lang, form=name.form, case=case_of(tok.text), dot=tok.dot, ascii=unaccented)
 
 
 def digit_slots(tok: Tok) -> list[Part]:
