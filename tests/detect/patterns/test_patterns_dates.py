@@ -263,3 +263,23 @@ def test_oddly_written_dates_are_found(text: str, expected: set[str]) -> None:
 )
 def test_odd_pairs_that_are_no_dates(text: str) -> None:
     assert not {span for label, span in found(text) if label.startswith("DATE")}
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("seen 3/4-3/6/2024 in clinic", {"3/4", "3/6/2024"}),  # the year-bearing end had been left whole
+        ("admitted 3/4/2024-3/6/2024", {"3/4/2024", "3/6/2024"}),  # neither end had been found
+        ("stay 12/30/2023 – 1/2/2024", {"12/30/2023", "1/2/2024"}),
+        ("course 3/4-3/6/24", {"3/4", "3/6/24"}),
+    ],
+)
+def test_both_ends_of_a_range_of_slash_dates_are_dates(text: str, dates: set[str]) -> None:
+    assert {value for label, value in found(text) if label == "DATE"} >= dates
+
+
+@pytest.mark.parametrize("text", ["BP 120/80-130/90 today", "ratio 1/2-3/4/5 noted", "doses 5/10-13/45/2024"])
+def test_pressures_and_impossible_pairs_are_no_range_of_dates(text: str) -> None:
+    assert not any(
+        label == "DATE" and "-" not in value and value.count("/") == 2 for label, value in found(text)
+    )

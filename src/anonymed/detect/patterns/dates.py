@@ -32,6 +32,12 @@ _MY: Final = re.compile(r"(?=\d)(?<![\w./,+])(?<!\d-)(\d{1,2})[/.-]((?:19|20)\d{
 #: two numbers and a slash: 7/22, 12/02, 8/88 (month and two-digit year).
 _SHORT: Final = re.compile(r"(?=\d)(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{2}|\d)(?![\w/%]|[.,:]\d)")
 
+#: a range of slash dates joined by a hyphen or a dash, the second with its year (3/4-3/6/2024,
+#: 3/4/2024 - 3/6/2024): two dates, which the look-arounds of the other patterns refuse as parts of a run
+_SLASH_RANGE: Final = re.compile(
+    r"(?=\d)(?<![\w./,+#'’-])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?( ?[-–] ?)"
+    r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/%|]|[.,:-]\d)"
+)
 #: two month/day pairs glued by a slash (11/05/11/06: two treatment days)
 _GLUED: Final = re.compile(r"(?=\d)(?<![\w./,+#'’])(\d{1,2})/(\d{1,2})/(\d{1,2})/(\d{1,2})(?![\w/%]|[.,:]\d)")
 #: a month/day pair and a two-digit year after a period (a typed slash: 12/14.95)
@@ -43,7 +49,9 @@ _HYPHEN_PAIR: Final = re.compile(
     r"\b(?:on|dated|since) (\d{1,2})-(\d{1,2})(?![\w/%.-]|[.,:]\d)", re.IGNORECASE
 )
 
-PATTERNS: Final = (_DMY, _DMY_SPACED, _COMPACT, _YMD, _MY, _SHORT, _GLUED, _DOTTED_YEAR, _HYPHEN_PAIR)
+PATTERNS: Final = (
+    _DMY, _DMY_SPACED, _COMPACT, _YMD, _MY, _SHORT, _GLUED, _DOTTED_YEAR, _HYPHEN_PAIR, _SLASH_RANGE
+)  # fmt: skip
 
 #: words just before a number pair that make it a setting, a score or a fraction, not a date
 _RATIO_BEFORE: Final = word_set(
@@ -117,6 +125,22 @@ def _full_dates(scan: Scan) -> Iterator[Span]:
     for match in _MY.finditer(scan.text):
         if 1 <= int(match.group(1)) <= 12 and not scan.unit_follows(match.end()):
             yield scan.span(match.start(), match.end(), Label.DATE, None, 0.85)
+    yield from _ranges(scan)
+
+
+def _ranges(scan: Scan) -> Iterator[Span]:
+    """Both ends of a range of slash dates ("3/4-3/6/2024"), each a real day and month, the years real."""
+    for match in _SLASH_RANGE.finditer(scan.text):
+        first, second, year = match.group(1, 2, 3)
+        end_first, end_second, end_year = match.group(5, 6, 7)
+        pairs_ok = _valid_day_month(int(first), int(second)) and _valid_day_month(
+            int(end_first), int(end_second)
+        )
+        if not pairs_ok or not _valid_year(end_year) or (year is not None and not _valid_year(year)):
+            continue
+        score = 0.95 if len(end_year) == 4 else 0.9
+        yield scan.span(match.start(), match.start(4), Label.DATE, None, score)
+        yield scan.span(match.end(4), match.end(), Label.DATE, None, score)
 
 
 def _is_ratio(scan: Scan, start: int, end: int, first: int, second: int, second_digits: int) -> bool:
