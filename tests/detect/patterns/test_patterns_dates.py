@@ -272,6 +272,7 @@ def test_odd_pairs_that_are_no_dates(text: str) -> None:
         ("admitted 3/4/2024-3/6/2024", {"3/4/2024", "3/6/2024"}),  # neither end had been found
         ("stay 12/30/2023 – 1/2/2024", {"12/30/2023", "1/2/2024"}),
         ("course 3/4-3/6/24", {"3/4", "3/6/24"}),
+        ("on 3.4.2024-6.4.2024", {"3.4.2024", "6.4.2024"}),  # dotted, the same separator on both sides
     ],
 )
 def test_both_ends_of_a_range_of_slash_dates_are_dates(text: str, dates: set[str]) -> None:

@@ -32,11 +32,12 @@ _MY: Final = re.compile(r"(?=\d)(?<![\w./,+])(?<!\d-)(\d{1,2})[/.-]((?:19|20)\d{
 #: two numbers and a slash: 7/22, 12/02, 8/88 (month and two-digit year).
 _SHORT: Final = re.compile(r"(?=\d)(?<![\w./,+#'’])(?<!\d[-:])(\d{1,2})/(\d{2}|\d)(?![\w/%]|[.,:]\d)")
 
-#: a range of slash dates joined by a hyphen or a dash, the second with its year (3/4-3/6/2024,
-#: 3/4/2024 - 3/6/2024): two dates, which the look-arounds of the other patterns refuse as parts of a run
+#: a range of slash (or dotted) dates joined by a hyphen or a dash, the second with its year (3/4-3/6/2024,
+#: 3/4/2024 - 3/6/2024, 3.4.2024-6.4.2024): two dates, which the look-arounds of the other patterns refuse as
+#: parts of a run
 _SLASH_RANGE: Final = re.compile(
-    r"(?=\d)(?<![\w./,+#'’-])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?( ?[-–] ?)"
-    r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/%|]|[.,:-]\d)"
+    r"(?=\d)(?<![\w./,+#'’-])(\d{1,2})(?P<sep>[/.])(\d{1,2})(?:(?P=sep)(\d{4}|\d{2}))?(?P<dash> ?[-–] ?)"
+    r"(\d{1,2})(?P=sep)(\d{1,2})(?P=sep)(\d{4}|\d{2})(?![\w/%|]|[.,:-]\d)"
 )
 #: two month/day pairs glued by a slash (11/05/11/06: two treatment days)
 _GLUED: Final = re.compile(r"(?=\d)(?<![\w./,+#'’])(\d{1,2})/(\d{1,2})/(\d{1,2})/(\d{1,2})(?![\w/%]|[.,:]\d)")
@@ -129,18 +130,19 @@ def _full_dates(scan: Scan) -> Iterator[Span]:
 
 
 def _ranges(scan: Scan) -> Iterator[Span]:
-    """Both ends of a range of slash dates ("3/4-3/6/2024"), each a real day and month, the years real."""
+    """Both ends of a range of slash or dotted dates ("3/4-3/6/2024"), each a real day and month, the years
+    real."""
     for match in _SLASH_RANGE.finditer(scan.text):
-        first, second, year = match.group(1, 2, 3)
-        end_first, end_second, end_year = match.group(5, 6, 7)
+        first, second, year = match.group(1, 3, 4)
+        end_first, end_second, end_year = match.group(6, 7, 8)
         pairs_ok = _valid_day_month(int(first), int(second)) and _valid_day_month(
             int(end_first), int(end_second)
         )
         if not pairs_ok or not _valid_year(end_year) or (year is not None and not _valid_year(year)):
             continue
         score = 0.95 if len(end_year) == 4 else 0.9
-        yield scan.span(match.start(), match.start(4), Label.DATE, None, score)
-        yield scan.span(match.end(4), match.end(), Label.DATE, None, score)
+        yield scan.span(match.start(), match.start("dash"), Label.DATE, None, score)
+        yield scan.span(match.end("dash"), match.end(), Label.DATE, None, score)
 
 
 def _is_ratio(scan: Scan, start: int, end: int, first: int, second: int, second_digits: int) -> bool:
