@@ -231,3 +231,20 @@ def test_a_yearless_date_with_its_weekday_is_read_in_a_year_that_agrees() -> Non
     """ "Mon 11/4" is 4 November of the latest year up to the reference's that falls on a Monday."""
     value = parse_temporal("Mon 11/4", lang="en", reference=dt.date(2026, 11, 24))
     assert value is not None and dt.date.fromordinal(int(value.quantity)) == dt.date(2024, 11, 4)
+
+
+@pytest.mark.parametrize(
+    "written", ["Spring 2023", "SUMMER OF 2002", "Fall of 2022", "Autumn 2020", "Winter 2019"]
+)
+@pytest.mark.parametrize("seed", range(10))
+def test_a_season_and_its_year_move_as_a_season_and_a_year(written: str, seed: int) -> None:
+    """Both change (the season by whole seasons around the shift), in the original's case and form."""
+    done = _run(f"Seen {written}.", [written], key=None, seed=seed)
+    out = done.replacements[0].surrogate
+    season, *_, year = out.split(" ")
+    original_season, *_, original_year = written.split(" ")
+    names = {"spring", "summer", "fall", "autumn", "winter"}
+    assert season.lower() in names and season.lower() != original_season.lower()
+    assert (season.isupper(), season.istitle()) == (original_season.isupper(), original_season.istitle())
+    assert year.isdigit() and year != original_year
+    assert season.lower() != ("fall" if "Autumn" in written else "autumn")  # fall in the original's word

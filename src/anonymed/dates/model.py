@@ -48,7 +48,8 @@ class Kind(StrEnum):
 class Slot:
     """One field of a template, filled from the new quantity."""
 
-    #: day | month | month_name | year | weekday | number | unit | hour | minute | second | meridiem | digits
+    #: day | month | month_name | season | year | weekday | number | unit | hour | minute | second |
+    #: meridiem | digits
     name: str
     width: int = 0
     lang: str = "en"

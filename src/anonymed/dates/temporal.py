@@ -47,6 +47,7 @@ from anonymed.dates.parse import (
     tokens,
 )
 from anonymed.dates.phrases import parse_amount, parse_textual, spelled
+from anonymed.dates.seasons import parse_season, season_of
 
 __all__ = [
     "Kind",
@@ -104,6 +105,9 @@ def parse_temporal(
     holiday = parse_holiday(text, lang, ref)
     if holiday is not None:
         return holiday
+    season = parse_season(text)
+    if season is not None:
+        return season
     has_unit = any(t.kind == "word" and words.unit_of(t.text) for t in toks)
     dated = not spelled(toks, lang)
     if dated and not has_unit:
@@ -214,6 +218,9 @@ def _fill_field(slot: Slot, fields: Mapping[str, int | float], twelve_hour: bool
         if slot.width == 2:
             return f"{year % 100:02d}"
         return str(year // 10 * 10 if slot.form == "decade" else year).zfill(slot.width)
+    if name == "season":
+        full = words.SEASONS[(slot.lang, "full")]
+        return _name(words.SEASONS[(slot.lang, slot.form)], full, season_of(int(fields["month"])) - 1, slot)
     if name == "weekday":
         full = words.WEEKDAYS[(slot.lang, "full")]
         return _name(words.WEEKDAYS[(slot.lang, slot.form)], full, int(fields["weekday"]) - 1, slot)

@@ -26,6 +26,14 @@ MONTHS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
 )  # fmt: skip
 
 #: weekday names by (language, form), Monday first (ISO order)
+#: seasons (1 winter, 2 spring, 3 summer, 4 fall), per language and form ("autumn" is a form of English)
+SEASONS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
+    {
+        ("en", "full"): ("winter", "spring", "summer", "fall"),
+        ("en", "autumn"): ("winter", "spring", "summer", "autumn"),
+        ("fr", "full"): ("hiver", "printemps", "été", "automne"),
+    }
+)
 WEEKDAYS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
     {
         ("en", "full"): ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),

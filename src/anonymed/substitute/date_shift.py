@@ -50,6 +50,7 @@ from anonymed.dates.over89 import (
 from anonymed.dates.pieces import Piece, read_pieces
 from anonymed.dates.random_date import random_fields
 from anonymed.dates.ranges import Fields, partner, write_pieces
+from anonymed.dates.seasons import season_of
 from anonymed.dates.temporal import Kind, Slot, Temporal, fields_of, render_temporal, with_year
 from anonymed.dates.values import ORDERS, ReadingKey, document_reading, read_values
 from anonymed.document import Span
@@ -232,6 +233,8 @@ class DateShiftOperator(Operator[DateShiftParams]):
             rng.python.shuffle(noises)
             noises.insert(0, first)
         candidates = [_shifted(value, shift + n) for n in noises]
+        if _writes_season(value):  # "Spring 2023": also a season earlier or later, so the season can change
+            candidates += [q + step for q in candidates for step in (3, -3)]
         allowed = [q for q in candidates if accept is None or accept(q)] or candidates
         return next((q for q in allowed if _all_fields_change(value, q)), allowed[0])
 
@@ -292,9 +295,17 @@ def _written(value: Temporal) -> set[str]:
 
 
 def _all_fields_change(value: Temporal, quantity: int | float) -> bool:
-    """Whether every field the original writes gets another value (the day, the month, the year...)."""
+    """Whether every field the original writes gets another value (day, month, year, a season...)."""
     before, after = fields_of(value.kind, value.quantity), fields_of(value.kind, quantity)
+    if _writes_season(value) and season_of(int(before["month"])) == season_of(int(after["month"])):
+        return False
     return all(before.get(f) != after.get(f) for f in _written(value) if f in before)
+
+
+def _writes_season(value: Temporal) -> bool:
+    return value.kind is Kind.MONTH_YEAR and any(
+        isinstance(p, Slot) and p.name == "season" for p in value.parts
+    )
 
 
 def render_moved(value: Temporal, moved: int | float, original: str) -> str:

@@ -74,6 +74,8 @@ def labels(text: str, lang: str = "en") -> set[tuple[str, str]]:
         ("follow her on twitter: @JaneDoe_RN", "@JaneDoe_RN", "CONTACT/handle"),
         ("IG: @rn.life.22 posts daily", "@rn.life.22", "CONTACT/handle"),
         ("son's TikTok account is @x_9", "@x_9", "CONTACT/handle"),
+        ("Last seen Spring 2023.", "Spring 2023", "DATE"),  # the season had been read as a surname
+        ("SUMMER OF 2002 surgery", "SUMMER OF 2002", "DATE"),
     ],
 )
 def test_formats_are_found_with_their_label(text: str, value: str, label: str) -> None:
@@ -106,6 +108,8 @@ def test_formats_are_found_with_their_label(text: str, value: str, label: str) -
         ("instagram: email jane.doe@gmail.com", "@gmail.com", "CONTACT/handle"),  # an e-mail's domain
         ("@home per instagram", "@home", "CONTACT/handle"),  # the network named after it
         ("on instagram @123", "@123", "CONTACT/handle"),  # digits alone
+        ("Spring 20233 units", "Spring 20233", "DATE"),  # no year
+        ("in the spring of 2002", "spring of 2002", "DATE"),  # lower case: the year alone, as before
     ],
 )
 def test_near_misses_are_not_taken_for_the_format(text: str, value: str, label: str) -> None:

@@ -3,7 +3,8 @@ specifications: ISO 8601 timestamps, payment cards (ISO/IEC 7812, Luhn), IBANs (
 ITINs, NPIs and Medicare MBIs, ABA routing numbers, UK NHS numbers (mod 11), National Insurance numbers and
 postcodes, MAC addresses, an SSN announced by its name whatever its grouping, unique device identifiers
 in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers such as lot and serial), and
-social-media handles announced by their network ("Instagram @maria_g_1985": ``CONTACT/handle``).
+social-media handles announced by their network ("Instagram @maria_g_1985": ``CONTACT/handle``), and a
+capitalised season with its year ("Spring 2023": a date).
 
 Labels follow anonymed's taxonomy: card, IBAN, routing and beneficiary numbers are ``ID/account``; an NHS
 number (a patient's record number across the NHS) is ``ID/mrn``; an ITIN (a US taxpayer number in place of
@@ -85,6 +86,11 @@ GS1_OPENING: Final = re.compile(r"\(01\)\d")
 AT_SIGN: Final = re.compile(r"@[\w.]*[A-Za-z]")
 HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{2}\.[0-9A-Fa-f]{4}\.)")
 
+#: a capitalised season and its year ("Spring 2023", "SUMMER of 2019"): a date element, and the season alone
+#: reads as a surname to the tagger ("Last seen Spring 2023" had become "Last seen Davis 2021")
+_SEASONS: Final = "Spring|Summer|Fall|Autumn|Winter|SPRING|SUMMER|FALL|AUTUMN|WINTER"
+SEASON_YEAR: Final = re.compile(rf"(?<![\w])(?:{_SEASONS}) (?:of |OF )?(?:19|20)\d{{2}}(?![\w]|[.,/-]\d)")
+SEASON_WORD: Final = re.compile(rf"(?:{_SEASONS}) ")
 #: a social-media handle: "@", then 1 to 30 letters, digits, underscores and inner dots with a letter among
 #: them (Instagram's limit of 30 characters, X's letters, digits and underscores, TikTok's dots); never the
 #: domain of an e-mail address (a word character before "@") nor a dotted word's end
@@ -124,6 +130,9 @@ def _spaced(text: str) -> bool:
 
 RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
     Recognizer("iso_timestamp", ISO_TIMESTAMP, Label.DATE, None, 0.97, requires=DATE_TIME),
+    Recognizer(
+        "season_year", SEASON_YEAR, Label.DATE, None, 0.95, languages=frozenset({"en"}), requires=SEASON_WORD
+    ),
     Recognizer(
         "social_handle",
         SOCIAL_HANDLE,
