@@ -113,9 +113,8 @@ def parse_numeric(text: str, order: str, reference: dt.date, *, loose: bool = Fa
         return None
     slots, kind, quantity = found
     head, weekday = _weekday_before(pre, kind)
-    if (
-        weekday is not None and m.group(5) is None
-    ):  # "Mon 11/4": the latest year up to the reference's that agrees
+    # "Mon 11/4": the latest year up to the reference's whose 4 November is a Monday
+    if weekday is not None and m.group(5) is None:
         quantity = _agreeing_year(quantity, weekday, reference)
     parts = (*head, *slots, post)
     return Layout(parts, None if kind is None else Temporal(kind, _UNITS[kind], quantity, parts))

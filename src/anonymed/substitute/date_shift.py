@@ -35,6 +35,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 from anonymed.dates.over89 import (
@@ -189,6 +190,7 @@ class DateShiftOperator(Operator[DateShiftParams]):
             return None
         reach = self.params.noise_days
 
+        @cache  # a date reads the knots around it and its two neighbours': mostly the same two
         def knot(index: int) -> int:
             key = context.streams.key_for(Label.DATE.value, f"\x00knot:{index}")
             return RandomSource.from_key(key).randbelow(2 * reach + 1) - reach

@@ -59,8 +59,9 @@ def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLi
             continue
         word = tokens[candidate].text
         key = fold(word)
-        surname = candidate > index and surname_after_given(left, right, lists)
-        if len(key) > 1 and word.isalpha() and key in names and (surname or not lists.is_common(key, lang)):
+        if len(key) < 2 or not word.isalpha() or key not in names:
+            continue
+        if not lists.is_common(key, lang) or (candidate > index and surname_after_given(left, right, lists)):
             labels[candidate] = "NAME"
 
 

@@ -72,19 +72,6 @@ def fake_nir(text: str, rng: RandomSource) -> str | None:
     return overlay(text, (body + f"{nir_key(body):02d}")[:size])
 
 
-def reads_as_nir(text: str) -> bool:
-    """Whether ``text`` is a whole NIR: 15 letters and digits, sex 1-4, 7 or 8, month 01-12 or 20-99 (INSEE's
-    codes for an unknown month), and its control key right (``nir_key``; Corsica 2A/2B)."""
-    chars = "".join(ch for ch in text if ch.isalnum()).upper()
-    if len(chars) != 15 or chars[0] not in "123478" or not chars[13:].isdigit():
-        return False
-    body = chars[:13]
-    if not body.replace("2A", "19", 1).replace("2B", "18", 1).isdigit():
-        return False
-    month = int(chars[3:5])
-    return (1 <= month <= 12 or month >= 20) and nir_key(body) == int(chars[13:])
-
-
 def fake_ssn(text: str, rng: RandomSource) -> str | None:
     """A random SSN with a valid area (001-899 but 666), group and serial, in the layout of ``text``.
 

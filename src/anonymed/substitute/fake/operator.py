@@ -13,6 +13,7 @@ from faker import Faker
 
 from anonymed.dates.over89 import OVER89, cached_reference, check_marker
 from anonymed.dates.random_date import fake_date
+from anonymed.detect.patterns.ids import reads_as_nir
 from anonymed.document import Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -36,7 +37,6 @@ from anonymed.substitute.fake.numbers import (
     fake_phone,
     fake_ssn,
     measurement_like,
-    reads_as_nir,
 )
 from anonymed.substitute.invariant import identifying_words, leaks
 from anonymed.substitute.shape import acceptable, apply_case, case_pattern, force_different, mask, random_like
