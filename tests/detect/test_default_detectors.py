@@ -68,3 +68,35 @@ def test_a_header_name_and_its_record_number_are_two_spans(default: Pipeline) ->
         ("NAME/patient", "SMITH,JOHN"),
         ("ID/mrn", "1234567"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an outsider's probe notes: each was left in the output before
+        ("Pt's roommate Caitlin found her at home.", ("NAME", "Caitlin")),
+        ("Daughter-in-law Priyanka joined from Toronto.", ("NAME", "Priyanka")),
+        ("Submitting physician: Chen, David L MD\nSpecimen: core biopsy.", ("NAME", "Chen, David L")),
+        ("Rx sent to Publix Pharmacy #1172, 4030 Bee Ridge Rd. Portal.", ("LOCATION", "Bee Ridge Rd")),
+        ("Works at Walgreens on Clark St. Denies SI.", ("LOCATION", "Clark St")),
+        ("1400 Hillcrest Ave, Apt 212, Boise ID 83706.", ("LOCATION/city", "Boise")),
+    ],
+)
+def test_relatives_display_names_streets_and_towns_are_found(
+    default: Pipeline, text: str, expected: tuple[str, str]
+) -> None:
+    assert expected in found(default, text)
+
+
+def test_words_around_a_french_phone_number_are_no_contact() -> None:
+    french = Pipeline(PipelineConfig(lang="fr"))
+    text = "Sa fille, Mme Camille Roux, joignable au 07 81 22 45 90 ou camille.roux@orange.fr."
+    contacts = [span for label, span in found(french, text) if label.startswith("CONTACT")]
+    assert contacts == ["07 81 22 45 90", "camille.roux@orange.fr"]
+
+
+def test_french_words_for_relatives_stay_out_of_a_name() -> None:
+    french = Pipeline(PipelineConfig(lang="fr"))
+    spans = found(french, "Son voisin M. Lopez passe tous les jours.")
+    names = [span for label, span in spans if label == "NAME"]
+    assert names == ["M. Lopez"]

@@ -73,6 +73,10 @@ def test_commune_names_are_written_as_communes_are() -> None:
         # a street without its number is a street, not a town ("14 Park Road, Leeds" was "14 Willimantic")
         ("lives at 14 Park Road, Leeds LS6 2QT", "Park Road, Leeds", "en", r"[A-Z][a-z]+ Road, [A-Z].+"),
         ("laboratoire de la rue Rivoli, Paris", "rue Rivoli, Paris", "fr", r"rue [^,]+, [A-Z].+"),
+        # a street named by a USPS abbreviation without its number ("Clark St" had become a town)
+        ("Works at Walgreens on Clark St. Previous", "Clark St", "en", r"[A-Z][a-z]+ St"),
+        ("lives off Bee Ridge Rd now", "Bee Ridge Rd", "en", r"[A-Z][a-z]+(?: [A-Z][a-z]+)* Rd"),
+        ("at St Luke's today", "St Luke's", "en", r"(?!.* St$).+"),  # a saint, no street
     ],
 )  # fmt: skip
 def test_places_keep_their_kind(text: str, target: str, lang: str, check: str) -> None:
@@ -153,7 +157,8 @@ def test_similar_towns_are_those_of_the_plain_definition(
 @pytest.mark.parametrize(
     ("after", "code"),
     [(", TX 75201", "TX"), (", Texas.", "TX"), (" , New Mexico", "NM"), (", MD", "MD"), (", or later", None),
-     (" TX", None), (", Xy", None), (", Hospital", None)],
+     (" TX", None), (", Xy", None), (", Hospital", None), (" ID 83706", "ID"), (" ID 8370", None),
+     (" ID #83706", None)],
 )  # fmt: skip
 def test_a_state_after_a_town_is_read(after: str, code: str | None) -> None:
     assert places.state_after(after) == code
@@ -171,6 +176,9 @@ def test_a_town_followed_by_its_state_becomes_a_town_of_that_state(patient: str)
     assert new in texas and new != "Dallas"
     unknown = surrogate("Lives in Smallburgh, MD now.", "Smallburgh", patient=patient)
     assert unknown in {t.name for t in us_towns_by_state()["MD"]}
+    # an address's last line without the comma (USPS Publication 28: city, state, ZIP code)
+    idaho = surrogate("Apt 212, Boise ID 83706.", "Boise", patient=patient)
+    assert idaho in {t.name for t in us_towns_by_state()["ID"]} and idaho != "Boise"
 
 
 @pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4"])

@@ -27,6 +27,9 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ("NP CAROL ORDERED LINES", ("CAROL", "NAME", "role")),
         ("discussed with ho kowalczyk at noon", ("kowalczyk", "NAME", "role")),
         ("Stord-Painter MD plans a talc", ("Stord-Painter", "NAME", "credential")),
+        # a display name, surname first ("Chen, David L MD" had lost its surname)
+        ("Submitting physician: Chen, David L MD\nSpecimen", ("Chen, David L", "NAME", "credential")),
+        ("Signed: Patel, Anita RN", ("Patel, Anita", "NAME", "credential")),
         ("Reported to D. Phyl. Coags ok.", ("D. Phyl", "NAME", "initial")),
         ("KEEP ROMERO FAMILY AWARE OF PLAN", ("ROMERO", "NAME", "family")),
         ("social: bob visited during the evening", ("bob", "NAME", "subject")),

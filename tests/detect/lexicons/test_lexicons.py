@@ -141,6 +141,9 @@ POSITIVE_PLACES = [
     ("Plan: transfer to Quartermain 2 in am.", "en", "Quartermain", "LOCATION/hospital"),  # unknown facility
     ("Lives at 123 Main Street, Baltimore, MD 21201.", "en", "123 Main Street", "LOCATION/street"),
     ("Un neveu près de Toulouse.", "fr", "Toulouse", "LOCATION/city"),  # French city
+    # a street named without its number, after "on", "off", "along" or "near", in a cased note
+    ("Works at Walgreens on Clark St. Previous admission", "en", "Clark St", "LOCATION/street"),
+    ("She lives off Bee Ridge Road now.", "en", "Bee Ridge Road", "LOCATION/street"),
     (
         "Admis à l'Hôpital Robert-Debré.",
         "fr",
@@ -158,6 +161,19 @@ POSITIVE_PLACES = [
 @pytest.mark.parametrize(("text", "lang", "place", "label"), POSITIVE_PLACES)
 def test_places_are_found_with_their_subtype(text: str, lang: str, place: str, label: str) -> None:
     assert found(text, lang).get(place) == label
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PT ON MAIN ST TODAY",  # a named street needs a cased note ("ST" is sinus tachycardia)
+        "Drove on Main St. Luke's later",  # "St" before a first name is a saint
+        "Called on Smith Dr. Jones about it",  # "Dr" names no street without its number
+        "Started on Lasix today",  # no street type
+    ],
+)
+def test_no_named_street_without_its_type_or_case(text: str) -> None:
+    assert "LOCATION/street" not in found(text).values()
 
 
 def test_states_and_countries_are_reported_only_when_regions_are_asked_for() -> None:

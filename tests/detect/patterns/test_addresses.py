@@ -90,6 +90,7 @@ def test_a_zip_code_after_florida_is_no_floor() -> None:
 def test_an_address_its_town_zip_and_phone_stay_separate_spans() -> None:
     assert found("12 Oak Ave, Apt 4, Miami, FL 33101 555-123-4567") == {
         ("LOCATION/street", "12 Oak Ave, Apt 4"),
+        ("LOCATION/city", "Miami"),
         ("LOCATION/zip", "33101"),
         ("CONTACT/phone", "555-123-4567"),
     }

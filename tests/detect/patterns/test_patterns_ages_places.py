@@ -121,6 +121,26 @@ def test_postal_codes_are_found(text: str, lang: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        ("1400 Hillcrest Ave, Apt 212, Boise ID 83706. Emergency", "Boise"),  # no comma before the state
+        ("Springfield, IL 62704", "Springfield"),
+        ("SAN DIEGO, CA 92101", "SAN DIEGO"),
+        ("Winston-Salem NC 27101", "Winston-Salem"),
+        ("Salt Lake City, UT 84101-1234", "Salt Lake City"),
+        ("12 Oak St Boise ID 83706", "Boise"),  # the street's words are not the town's
+    ],
+)
+def test_the_town_before_a_state_and_zip_code_is_a_place(text: str, town: str) -> None:
+    assert ("LOCATION/city", town) in found(text, "en")
+
+
+@pytest.mark.parametrize("text", ["BP 120/80 IN 10101", "WA 98101", "Apt 212, ID 83706", "IN 12000 units"])
+def test_no_town_without_capitalised_words_before_the_state(text: str) -> None:
+    assert not any(label == "LOCATION/city" for label, _ in found(text, "en"))
+
+
+@pytest.mark.parametrize(
     ("text", "lang"),
     [
         ("héparine 25000 UI par jour", "fr"),  # dose in units

@@ -10,11 +10,15 @@ from anonymed.detect.tagger.decode import (
     drop_field_labels,
     drop_unlikely_common_words,
     extend_names,
+    relatives_named,
     sentence_end,
+    trim_lower_edges,
+    trust_key,
+    written_contact,
 )
 from anonymed.detect.tokens import alnum_tokens
 from anonymed.detect.view import NoteView
-from anonymed.document import Document
+from anonymed.document import Document, Span
 from anonymed.labels import Label
 
 
@@ -152,3 +156,82 @@ def test_a_name_never_spans_two_sentences() -> None:
     doc = Document("d", "Lives with partner Frank. Son Michael lives in Quincy.", {"lang": "en"})
     names = [s.text for s in build_detector("tagger").detect(NoteView(doc)) if s.label is Label.NAME]
     assert names == ["Frank", "Michael"]
+
+
+def relatives(text: str) -> list[str]:
+    """The words tagged NAME after a relation word, nothing tagged before."""
+    tokens = alnum_tokens(text)
+    labels = ["O"] * len(tokens)
+    relatives_named(tokens, labels, name_lists(), "en")
+    return [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Pt's roommate Caitlin found her", ["Caitlin"]),  # a household relation
+        ("Daughter-in-law Priyanka joined", ["Priyanka"]),  # an in-law, an unlisted name
+        ("lives with son Michael", ["Michael"]),
+        ("lives with son. Michael called", []),  # a sentence between them
+        ("son Has been updated", []),  # a common word is no name
+        ("SON MICHAEL AWARE", []),  # in capitals the relation word says less (the model decides)
+        ("son michael aware", []),  # not capitalised
+    ],
+)
+def test_a_capitalised_name_after_a_relation_word_is_a_relative(text: str, names: list[str]) -> None:
+    assert relatives(text) == names
+
+
+def trimmed(text: str, tagged: set[str]) -> list[str]:
+    """The words still tagged NAME after trimming the lower-case edges (French)."""
+    tokens = alnum_tokens(text)
+    labels = ["NAME" if token.text in tagged else "O" for token in tokens]
+    trim_lower_edges(tokens, labels, name_lists(), "fr")
+    return [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"]
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        ("Son voisin M. Lopez passe", {"voisin", "M", "Lopez", "passe"}, ["M", "Lopez"]),
+        ("vu par dupont hier", {"dupont"}, ["dupont"]),  # no capitalised word: the model decides
+        ("Mme Rose Martin", {"Rose", "Martin"}, ["Rose", "Martin"]),
+    ],
+)
+def test_lower_case_words_at_a_names_edges_are_text(text: str, tagged: set[str], names: list[str]) -> None:
+    assert trimmed(text, tagged) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "kept"),
+    [
+        ("joignable au 07 81 22 45 90", "joignable", False),
+        ("au 07 81 22 45 90 ou camille@orange.fr", "ou", False),
+        ("écrire à abarasse.jl@fr demain", "fr", True),  # the end of an address, touching its "@"
+        ("bip 4412", "4412", True),
+        ("www.example.org", "www.example.org", True),
+    ],
+)
+def test_a_contact_holds_or_touches_a_digit_or_a_sign(text: str, target: str, kept: bool) -> None:
+    start = text.index(target) if target != "fr" else text.index("@fr") + 1
+    span = Span.of(text, start, start + len(target), Label.CONTACT)
+    assert written_contact(text, span) is kept
+    assert written_contact(text, Span.of(text, start, start + len(target), Label.NAME))  # other labels stay
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("4030 Bee Ridge Rd", "lexicons.street"),
+        ("Clark St", "lexicons.street"),
+        ("19 Clover St.", "lexicons.street"),
+        ("3 EPISODES ST", "lexicons"),  # sinus tachycardia in a note written in capitals
+        ("294,Dear Dr", "lexicons"),  # a record number, then a letter's salutation
+        ("000Units SQ", "lexicons"),  # a dose given subcutaneously
+        ("12 Main Ct", "lexicons"),  # "Ct" is a court as often as a count
+    ],
+)
+def test_a_lexicon_street_is_trusted_only_when_written_plainly(text: str, key: str) -> None:
+    subtype = "street"
+    hint = Span.of(text, 0, len(text), Label.LOCATION, source="lexicons", subtype=subtype)
+    assert trust_key(hint) == key

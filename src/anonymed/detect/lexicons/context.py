@@ -39,7 +39,8 @@ RELATIVES: Final = word_set(
     "brothers sisters parents grandchildren grandsons granddaughters kids children friends nieces "
     "nephews enfants filles freres soeurs epouse epoux mari femme fils fille mere pere frere soeur "
     "sœur neveu tante oncle conjoint conjointe compagnon compagne ami amie "
-    "voisin voisine"
+    "voisin voisine roommate housemate flatmate caregiver carer guardian stepmother stepfather stepbrother "
+    "stepsister grandma grandpa godmother godfather"
 )
 
 #: labels after which a name is expected when a colon follows ("Nom : DUPONT", "Name: John Smith")

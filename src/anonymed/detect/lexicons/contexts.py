@@ -265,8 +265,20 @@ class _Rules:
             start -= 1
         if start < i and len(self.tokens[start].key) == 1 and start + 1 == i:
             return
+        if start < i and rule == "credential" and self._surname_first(start - 1):
+            start -= 1
         if start < i:
             yield (start, i, Label.NAME, subtype, rule)
+
+    def _surname_first(self, i: int) -> bool:
+        """A surname written first, with a comma, opening its line or field ("Chen, David L MD")."""
+        if i < 0 or self.tokens[i].gap != "," or self.tokens[i].newline or len(self.tokens[i].key) < 2:
+            return False
+        return self.sentence_start(i) and self._named_capital(i)
+
+    def _named_capital(self, i: int) -> bool:
+        """A name word written capitalised or in capitals."""
+        return self.tokens[i].shape != LOWER and self.name_word(i, loose=True)
 
     def _named(self, i: int) -> bool:
         """A name word, or a capitalised word inside a sentence of a cased note ("Stord-Painter MD")."""

@@ -13,6 +13,7 @@ from anonymed.detect.lexicons.places import (
     facility_hits,
     gazetteer_hits,
     hospital_hits,
+    named_street_hits,
     state_code_hits,
     street_hits,
     zip_city_hits,
@@ -79,7 +80,7 @@ class LexiconDetector(Detector[LexiconParams]):
 
     def _places(self, view: View) -> list[Hit]:
         lists = name_lists()
-        streets = street_hits(view, lists)
+        streets = street_hits(view, lists) + named_street_hits(view, lists)
         hospitals = hospital_hits(view, lists)
         cities = gazetteer_hits(view, gazetteer(self.params.min_city_population), lists)
         cities += zip_city_hits(view)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from anonymed.detect.lexicons import context as cx
@@ -266,6 +267,54 @@ def _street_en(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
         if not _name_word(view, end, lists, loose=view.cased) or token.text.isdigit():
             return None
     return None
+
+
+#: words before a street named without its number ("Walgreens on Clark St", "lives off Elm Road")
+_STREET_CUES: Final = word_set("on off along near")
+#: street types that name a street on their own too, written capitalised (not "Dr", "Ct", "Pl": doctor,
+#: court, platelets; not "Walk", "Row", "Close": ordinary words)
+NAMING_TYPES: Final = word_set(
+    "street st avenue ave road rd boulevard blvd lane ln drive way terrace parkway pkwy highway hwy turnpike"
+)
+
+
+#: a street written as a mixed-case note writes one: an optional number, one to three capitalised words, a
+#: street type that names streets only ("4030 Bee Ridge Rd", "Clark St"; not "294,Dear Dr" or "000Units SQ")
+_PLAIN_STREET: Final = re.compile(r"(?:\d{1,6}[A-Z]? )?(?:[A-Z][a-z'’]+ ){1,3}([A-Z][a-z]+)\.?")
+
+
+def plain_street(text: str) -> bool:
+    """Whether a street found by the lexicon rules is written plainly enough to be trusted as found."""
+    match = _PLAIN_STREET.fullmatch(text)
+    return match is not None and match.group(1).lower() in NAMING_TYPES
+
+
+def named_street_hits(view: View, lists: NameLists) -> list[Hit]:
+    """``on Clark St``, ``off Elm Road``: one to three capitalised words and a street type after a cue, in
+    an English note that mixes cases; not ``St`` before a first name ("on St. Luke's")."""
+    hits: list[Hit] = []
+    if not view.cased or view.lang != "en":
+        return hits
+    tokens = view.tokens
+    for i, token in enumerate(tokens):
+        if token.key not in _STREET_CUES or token.newline or token.gap:
+            continue
+        for end in range(i + 2, min(i + 5, len(tokens))):  # the type at ``end``, one to three words before
+            if not view.joined(end - 1) or tokens[end - 1].shape != TITLE:
+                break
+            if tokens[end].shape == TITLE and tokens[end].key in NAMING_TYPES:
+                if _names_street(view, end, lists):
+                    hits.append((i + 1, end + 1, 0.7, "street"))
+                break
+    return hits
+
+
+def _names_street(view: View, type_index: int, lists: NameLists) -> bool:
+    """Whether the street type at ``type_index`` ends the name: no first name after "St" ("St. Luke")."""
+    if view.tokens[type_index].key != "st" or type_index + 1 >= len(view.tokens):
+        return True
+    after = view.tokens[type_index + 1]
+    return after.shape != TITLE or after.key.removesuffix("'s") not in lists.first
 
 
 def zip_city_hits(view: View) -> list[Hit]:

@@ -70,9 +70,38 @@ def _french(scan: Scan) -> Iterator[Span]:
 
 
 def find_zips(scan: Scan) -> Iterator[Span]:
-    """US and French postal codes with an address context."""
+    """US and French postal codes with an address context; the town before a US state and ZIP code."""
     for pattern, score in ((_US_STATE, 0.8), (_ZIP_WORD, 0.9)):
         for match in pattern.finditer(scan.text):
             if not scan.unit_follows(match.end()):
                 yield scan.span(match.start(1), match.end(1), Label.LOCATION, "zip", score)
+                if pattern is _US_STATE:
+                    yield from _town_before(scan, match.start())
     yield from _french(scan)
+
+
+#: the last line of a US address names its town before the state ("Boise ID 83706", "Springfield, IL"): one
+#: to three capitalised words (USPS Publication 28, 2: the last line is city, state, ZIP code)
+_TOWN_BEFORE: Final = re.compile(
+    r"(?<![\w'’.-])((?:[A-Z][a-z'’]+|[A-Z]{3,})(?:[ -](?:[A-Z][a-z'’]+|[A-Z]{3,})){0,2}),? $"
+)
+#: words that end a street or a unit, never a town's first word ("12 Oak St Boise ID")
+_NOT_TOWN: Final = word_set(
+    "street st avenue ave road rd boulevard blvd lane ln drive dr court ct way place pl terrace parkway "
+    "highway hwy apt apartment suite ste unit box"
+)
+
+
+def _town_before(scan: Scan, state: int) -> Iterator[Span]:
+    offset = max(0, state - 60)
+    line = scan.text[offset:state]
+    offset += line.rfind("\n") + 1
+    match = _TOWN_BEFORE.search(scan.text, offset, state)
+    if match is None:
+        return
+    first = match.start(1)
+    for word in re.finditer(r"[^ -]+", match.group(1)):
+        if word.group(0).lower() in _NOT_TOWN:
+            first = match.start(1) + word.end() + 1
+    if first < match.end(1):
+        yield scan.span(first, match.end(1), Label.LOCATION, "city", 0.8)

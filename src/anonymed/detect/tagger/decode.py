@@ -6,11 +6,14 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Final
 
+from anonymed.detect.lexicons.context import RELATIVES
 from anonymed.detect.lexicons.contexts_words import FIELD_LABELS
+from anonymed.detect.lexicons.places import plain_street
 from anonymed.detect.lexicons.resources import NameLists
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold
 from anonymed.document import Span
+from anonymed.labels import Label
 
 SOURCE: Final = "tagger"
 
@@ -63,6 +66,34 @@ def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLi
             continue
         if not lists.is_common(key, lang) or (candidate > index and surname_after_given(left, right, lists)):
             labels[candidate] = "NAME"
+
+
+def relatives_named(
+    tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str
+) -> set[str]:
+    """Tag ``NAME`` on a capitalised word right after a relation word ("roommate Caitlin", "Daughter-in-law
+    Priyanka", "son Michael") when it is a listed first name or no common word; their folded words."""
+    named: set[str] = set()
+    for index in range(1, len(tokens)):
+        word = tokens[index]
+        if labels[index] != OUTSIDE or word.before or word.newline_before or not _capitalised(word.text):
+            continue
+        key = fold(word.text)
+        if len(key) < 2 or not word.text.isalpha() or (key not in lists.first and lists.is_common(key, lang)):
+            continue
+        if _relation_before(tokens, index):
+            labels[index] = "NAME"
+            named.add(key)
+    return named
+
+
+def _relation_before(tokens: Sequence[TaggerToken], index: int) -> bool:
+    """Whether a relation word ends right before token ``index`` ("son", "daughter-in-law")."""
+    before = index - 1
+    in_law = before >= 2 and fold(tokens[before].text) == "law" and fold(tokens[before - 1].text) == "in"
+    if in_law and tokens[before].before == "-" and tokens[before - 1].before == "-":
+        before -= 2
+    return fold(tokens[before].text) in RELATIVES and not tokens[before].text.isupper()
 
 
 def surname_after_given(given: TaggerToken, word: TaggerToken, lists: NameLists) -> bool:
@@ -119,6 +150,35 @@ def drop_unlikely_common_words(
             labels[index] = OUTSIDE
 
 
+def trim_lower_edges(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
+    """Untag the lower-case common words at the edges of a tagged name that holds a capitalised word: in
+    "son voisin M. Lopez passe" the name is "M. Lopez" ("voisin" and "passe" are text)."""
+    index = 0
+    while index < len(tokens):
+        if labels[index] != "NAME":
+            index += 1
+            continue
+        end = index
+        while end < len(tokens) and labels[end] == "NAME":
+            end += 1
+            if end < len(tokens) and tokens[end].newline_before:
+                break
+        run = list(range(index, end))
+        if any(tokens[i].text[:1].isupper() for i in run):
+            while run and _lower_common(tokens[run[0]], lists, lang):
+                labels[run.pop(0)] = OUTSIDE
+            while run and _lower_common(tokens[run[-1]], lists, lang):
+                labels[run.pop()] = OUTSIDE
+        index = end
+
+
+def _lower_common(token: TaggerToken, lists: NameLists, lang: str) -> bool:
+    """A lower-case common word or word for a relative ("voisin" is a surname too)."""
+    text = token.text
+    key = fold(text)
+    return text.isalpha() and text.islower() and (key in RELATIVES or lists.is_common(key, lang))
+
+
 def _unlikely_common(
     token: TaggerToken, probabilities: dict[str, float], lists: NameLists, lang: str
 ) -> bool:
@@ -154,6 +214,15 @@ def propagate(
                 labels[index] = label
 
 
+def trust_key(hint: Span) -> str:
+    """The name a hint is trusted by: its rule (``contexts.kin``), or ``lexicons.street`` for a street written
+    plainly ("4030 Bee Ridge Rd", "Clark St"; not "3 EPISODES ST", sinus tachycardia, nor "294,Dear Dr")."""
+    source = hint.source.split("+")[0]
+    if source == "lexicons" and hint.subtype == "street" and plain_street(hint.text):
+        return "lexicons.street"
+    return source
+
+
 def trust_hints(
     tokens: Sequence[TaggerToken], hints: Sequence[Span], labels: list[str], sources: frozenset[str]
 ) -> dict[str, set[str]]:
@@ -162,7 +231,7 @@ def trust_hints(
     words: dict[str, set[str]] = {}
     starts = [token.start for token in tokens]
     for hint in hints:
-        if hint.source.split("+")[0] not in sources:
+        if trust_key(hint) not in sources:
             continue
         label = hint.label.value
         index = bisect_left(starts, hint.start)
@@ -220,6 +289,16 @@ def spans_of(
     if run:
         spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
     return spans
+
+
+def written_contact(text: str, span: Span) -> bool:
+    """Whether a span can be a contact: any but a ``CONTACT`` holds or touches a digit or one of ``@ . / :``
+    (a phone, fax, pager, e-mail, URL or handle does, "fr" of "jl@fr" too; "joignable" and "ou" around a
+    French phone number do not)."""
+    if span.label is not Label.CONTACT:
+        return True
+    written = text[max(0, span.start - 1) : span.end + 1]
+    return any(char.isdigit() or char in "@./:" for char in written)
 
 
 #: words of three letters or more that a period abbreviates inside a name ("Chas. Smith", "Ste. Marie")

@@ -20,8 +20,11 @@ from anonymed.detect.tagger.decode import (
     extend_initials,
     extend_names,
     propagate,
+    relatives_named,
     spans_of,
+    trim_lower_edges,
     trust_hints,
+    written_contact,
 )
 from anonymed.detect.tagger.family import Tagger, load_tagger
 from anonymed.detect.tagger.model import OUTSIDE, SURE_OUTSIDE
@@ -45,6 +48,8 @@ class LanguageDecoding:
     prune: bool = False
     #: untag lower-case common words tagged as places that the model finds more likely outside
     unlikely_common: bool = False
+    #: untag lower-case common words at the edges of a capitalised name ("voisin M. Lopez passe")
+    lower_edges: bool = False
     #: hint sources whose spans count as found (tagged, and propagated to the note's other mentions)
     trusted_hints: tuple[str, ...] = ()
 
@@ -52,7 +57,7 @@ class LanguageDecoding:
 #: per language (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial,
 #: and the context rules and precision rules are English)
 DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
-    "fr": LanguageDecoding(unlikely_common=True),
+    "fr": LanguageDecoding(unlikely_common=True, lower_edges=True),
     "en": LanguageDecoding(
         ("NAME", "LOCATION"),
         initials=True,
@@ -70,6 +75,7 @@ DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
             "contexts.area",
             "contexts.family",
             "contexts.region",
+            "lexicons.street",
         ),
     ),
 }
@@ -178,7 +184,9 @@ class TaggerDetector(Detector[TaggerParams]):
         """
         labels = self._decide(text, tokens, marginals, lang, hints)
         groups = anchor_tokens(tokens, hints, labels)
-        return spans_of(text, tokens, marginals, labels, groups)
+        return [
+            span for span in spans_of(text, tokens, marginals, labels, groups) if written_contact(text, span)
+        ]
 
     def _decide(
         self,
@@ -193,6 +201,10 @@ class TaggerDetector(Detector[TaggerParams]):
         labels = [best_label(p) if p[OUTSIDE] < params.cutoff else OUTSIDE for p in marginals]
         trusted = params.trusted_hints if params.trusted_hints is not None else defaults.trusted_hints
         found = trust_hints(tokens, hints, labels, frozenset(trusted)) if trusted else {}
+        names = params.extend_names if params.extend_names is not None else defaults.names
+        if names:
+            relatives = relatives_named(tokens, labels, name_lists(), lang or "en")
+            found.setdefault("NAME", set()).update(relatives)
         if params.propagate:
             propagated = (
                 params.propagate_labels if params.propagate_labels is not None else defaults.propagate_labels
@@ -202,11 +214,13 @@ class TaggerDetector(Detector[TaggerParams]):
                 propagate(tokens, marginals, labels, label, params.propagate_above, extra)
         if params.initials if params.initials is not None else defaults.initials:
             extend_initials(tokens, labels)
-        if params.extend_names if params.extend_names is not None else defaults.names:
+        if names:
             extend_names(tokens, labels, name_lists(), lang or "en")
         if params.prune if params.prune is not None else defaults.prune:
             prune_names(text, tokens, labels)
         if defaults.unlikely_common:
             drop_unlikely_common_words(tokens, marginals, labels, name_lists(), lang or "en")
+        if defaults.lower_edges:
+            trim_lower_edges(tokens, labels, name_lists(), lang or "en")
         drop_field_labels(tokens, labels)
         return labels

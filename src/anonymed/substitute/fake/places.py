@@ -33,10 +33,12 @@ _STREET_WORDS: Final = re.compile(
     r"rue|chemin|all[ée]e|impasse|route|quai|cours|square|passage|voie|sentier)\b\.?",
     re.I,
 )
-#: a street named without its number ("Park Road, Leeds", "rue des Lilas"): a name word and a street word
-#: written in full (abbreviations such as "St" and "Dr" are saints and doctors as often)
+#: a street named without its number ("Park Road, Leeds", "Clark St", "rue des Lilas"): a name word and a
+#: street word written in full or as an abbreviation of USPS Publication 28 that means nothing else; "St" only
+#: at the end ("St Luke's" is a saint, "Dr" a doctor as often)
 _STREET_NAME: Final = re.compile(
     r"\b[A-Z][\w'’-]* (?i:street|road|avenue|lane|drive|boulevard|terrace|crescent)\b"
+    r"|\b[A-Z][\w'’-]* (?:Rd|Ave|Blvd|Ln|Hwy|Pkwy|RD|AVE|BLVD|HWY|PKWY)\b|\b[A-Z][\w'’-]* (?:St|ST)\.?$"
     r"|\b(?:rue|avenue|boulevard|chemin|all[ée]e|impasse|quai) (?:de |du |des |de la |d')?[A-ZÀ-Ý]"
 )
 _POSTCODE: Final = re.compile(r"(?<![\w])(\d{5}|\d{2} \d{3}|2[AB] ?\d{3})(?![\w])")
@@ -141,14 +143,18 @@ def town(original: str, lang: str, rng: RandomSource, *, state: str | None = Non
     return rng.choice(pool or places.towns)
 
 
-#: a US state right after a town, on its line: ", TX", ", Texas", ", New Mexico"
-_STATE_AFTER: Final = re.compile(r"[ \t]*,[ \t]*([A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?![\w])")
+#: a US state right after a town, on its line: ", TX", ", Texas", ", New Mexico", or a code and a ZIP code
+#: without the comma (" ID 83706")
+_STATE_AFTER: Final = re.compile(
+    r"[ \t]*,[ \t]*([A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?![\w])|[ \t]+([A-Z]{2})(?=[ \t]+\d{5}(?![\w]))"
+)
 
 
 def state_after(after: str) -> str | None:
-    """The two-letter code of a US state named right after a town ("Dallas, TX", "Boise, Idaho")."""
+    """The two-letter code of a US state named right after a town ("Dallas, TX", "Boise, Idaho", "Boise ID
+    83706")."""
     found = _STATE_AFTER.match(after)
-    return _state_code(found.group(1)) if found is not None else None
+    return _state_code(found.group(1) or found.group(2)) if found is not None else None
 
 
 #: a US state right before a ZIP code, on its line: "TX 75201", "Texas 75201"
