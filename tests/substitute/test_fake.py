@@ -16,7 +16,7 @@ from anonymed.errors import ConfigError
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.fake import operator as fake_module
-from anonymed.substitute.fake.numbers import nir_key
+from anonymed.substitute.fake.numbers import fake_phone, nir_key
 from anonymed.substitute.fake.operator import FakeOperator, FakeParams
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.shape import mask
@@ -431,3 +431,21 @@ def test_a_surrogate_avoids_the_other_original_values_of_the_document() -> None:
 def test_an_unmapped_language_falls_back_to_english() -> None:
     (surrogate,) = substitute(make_doc([("Smith", "NAME")], lang="de"))
     assert surrogate.casefold() in EN_LAST
+
+
+@pytest.mark.parametrize(
+    ("phone", "layout"),
+    [
+        ("1-800-222-1222", r"1-[2-9]\d\d-[2-9]\d\d-\d{4}"),  # the trunk prefix stays (it became "9-420-...")
+        ("1 617 555 0143", r"1 [2-9]\d\d [2-9]\d\d \d{4}"),
+        ("+1 (617) 555-0143", r"\+1 \([2-9]\d\d\) [2-9]\d\d-\d{4}"),
+        ("001-541-754-3010", r"001-[2-9]\d\d-[2-9]\d\d-\d{4}"),
+        ("617-555-0143", r"[2-9]\d\d-[2-9]\d\d-\d{4}"),  # an exchange starting with 0 or 1 does not exist
+        ("06 12 34 56 78", r"0[2-9] \d\d \d\d \d\d \d\d"),  # French: the trunk zero stays
+        ("+33 6 12 34 56 78", r"\+33 [2-9] \d\d \d\d \d\d \d\d"),
+    ],
+)
+def test_phone_surrogates_follow_the_numbering_plan(phone: str, layout: str) -> None:
+    surrogates = {fake_phone(phone, RandomSource(seed)) for seed in range(40)}
+    assert all(re.fullmatch(layout, surrogate) for surrogate in surrogates), sorted(surrogates)[:3]
+    assert len(surrogates) > 30

@@ -24,27 +24,47 @@ _MEASURE = re.compile(
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def fake_phone(text: str, rng: RandomSource) -> str:
-    """Every digit random, separators kept, a leading ``+33``/``+1``/``0033`` kept, trunk zeros kept."""
+def fake_phone(text: str, rng: RandomSource, *, north_american: bool = True) -> str:
+    """Every digit random, separators kept, a leading ``+33``/``+1``/``0033`` kept, trunk zeros kept; a North
+    American number (ten digits after ``+1``, or with ``north_american`` after ``1`` or nothing) keeps its
+    trunk ``1`` and gets an area code and an exchange that start with 2-9, as the NANP numbering plan has them
+    ("1-800-222-1222" -> "1-563-...")."""
     keep = 0
     match = _INTERNATIONAL.match(text)
     if match is not None:
         run = match.group(1)
         code = next((c for c in COUNTRY_CODES if run.startswith(c)), run if len(run) <= 3 else run[:2])
         keep = match.start(1) + len(code)
+    positions = [index for index in range(keep, len(text)) if text[index].isdigit()]
+    plus_one = match is not None and text[match.start(1) : keep] == "1"
+    nanp = (plus_one or (north_american and match is None)) and _north_american(text, positions, plus_one)
+    if nanp and len(positions) == 11:
+        keep, positions = positions[0] + 1, positions[1:]  # the trunk prefix "1" stays
+    starts = {positions[0], positions[3]} if nanp else set()
     out = [text[:keep]]
-    leading = True
-    for ch in text[keep:]:
+    leading = not nanp
+    for index in range(keep, len(text)):
+        ch = text[index]
         if not ch.isdigit():
             out.append(ch)
         elif leading and ch == "0":
             out.append("0")
-        elif leading:
+        elif leading or index in starts:
             out.append(rng.choice("23456789"))
             leading = False
         else:
             out.append(rng.choice(string.digits))
     return "".join(out)
+
+
+def _north_american(text: str, positions: list[int], plus_one: bool) -> bool:
+    """Whether the digits at ``positions`` are a NANP number: ten after ``+1``, or ten (or eleven starting
+    with the trunk prefix ``1``) starting with 2-9 after it."""
+    if plus_one:
+        return len(positions) == 10
+    if len(positions) == 11 and text[positions[0]] == "1":
+        positions = positions[1:]
+    return len(positions) == 10 and text[positions[0]] in "23456789"
 
 
 def nir_key(body: str) -> int:

@@ -171,7 +171,7 @@ class FakeOperator(Operator[FakeParams]):
         if span.label is Label.ORGANIZATION:
             return apply_case(faker.company(), case)
         if span.label is Label.CONTACT:
-            return _contact(span, faker, rng)
+            return _contact(span, faker, rng, _lang(context.lang))
         if span.label is Label.ID:
             return _identifier(span, rng)
         if span.label is Label.PROFESSION:
@@ -321,7 +321,7 @@ def _code_like(text: str, generate: Callable[[], object], rng: RandomSource, tri
     return random_like(text, rng)
 
 
-def _contact(span: Span, faker: Faker, rng: RandomSource) -> str:
+def _contact(span: Span, faker: Faker, rng: RandomSource, lang: str) -> str:
     text = span.text
     subtype = span.subtype or _guess_contact(text)
     if subtype == "email":
@@ -330,7 +330,7 @@ def _contact(span: Span, faker: Faker, rng: RandomSource) -> str:
         return _url(text, faker)
     if subtype == "handle":
         return "@" + str(faker.user_name())  # a social-media handle: another user name
-    return fake_phone(text, rng)
+    return fake_phone(text, rng, north_american=lang == "en")
 
 
 def _guess_contact(text: str) -> str:
