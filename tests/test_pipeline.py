@@ -74,3 +74,15 @@ def test_a_holiday_is_moved_like_the_date_it_names() -> None:
         dt.date(int(year), int(month), int(day))
         == dt.datetime.strptime(f"{name} {day2} {year2}", "%B %d %Y").date()
     )
+
+
+def test_a_weekday_before_a_numeric_date_moves_with_it() -> None:
+    # "Tues 12/3" came out "Tues 3/23": the true weekday kept next to the moved date (and with it the shift,
+    # modulo 7); the weekday now belongs to the date's span and agrees with the new date
+    names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    for seed in range(12):
+        out = deidentify("Cardioversion Friday 9/17/2021, seen Tues, 12/3/2024.", seed=seed).output
+        (full, month, day, year), (short, *numbers) = re.findall(r"(\w+),? (\d+)/(\d+)/(\d{4})", out)
+        assert names[dt.date(int(year), int(month), int(day)).weekday()] == full
+        weekday = dt.date(int(numbers[2]), int(numbers[0]), int(numbers[1])).weekday()
+        assert names[weekday].startswith(short[:3])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -67,3 +68,33 @@ def test_merged_spans_are_sorted_disjoint_and_cover_every_input(raw: list[tuple[
         assert any(m.start <= original.start and original.end <= m.end for m in merged)
     for m in merged:
         assert m.text == TEXT[m.start : m.end]
+
+
+def date_span(text: str, date: str) -> Span:
+    start = text.index(date)
+    return Span.of(text, start, start + len(date), "DATE", score=0.9, source="patterns")
+
+
+@pytest.mark.parametrize(
+    ("text", "date", "widened"),
+    [
+        ("Next visit Tues 12/3 @ 9:30.", "12/3", "Tues 12/3"),
+        ("CARDIOVERSION FRIDAY 9/17.", "9/17", "FRIDAY 9/17"),
+        ("seen Monday, 11/4/2024 in clinic", "11/4/2024", "Monday, 11/4/2024"),
+        ("revu le lun. 4/11/2024", "4/11/2024", "lun. 4/11/2024"),
+        ("seen today 11/4/2024", "11/4/2024", "11/4/2024"),  # no weekday
+        ("Salmon 11/4", "11/4", "11/4"),  # a word ending like a weekday is none
+        ("seen Monday\n11/4", "11/4", "11/4"),  # another line
+    ],
+)
+def test_a_numeric_date_takes_in_the_weekday_written_right_before_it(
+    text: str, date: str, widened: str
+) -> None:
+    (merged,) = merge_spans(text, [date_span(text, date)])
+    assert merged.text == widened and merged.label is Label.DATE
+
+
+def test_a_weekday_inside_another_span_stays_there() -> None:
+    text = "Dr Monday 11/4"
+    name = Span.of(text, 3, 9, "NAME", score=0.9, source="tagger")
+    assert [s.text for s in merge_spans(text, [name, date_span(text, "11/4")])] == ["Monday", "11/4"]

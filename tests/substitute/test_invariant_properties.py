@@ -57,7 +57,7 @@ def test_the_stage_never_writes_a_promised_value_back(
     substituter = Substituter(dict.fromkeys(Label, op), patient_key=KEY if keyed else None)
     rng = RandomSource(seed)
     done = substituter(doc, rng)
-    probe = Context(doc, rng, ValueStreams(doc, rng))
+    probe = Context(doc, rng, ValueStreams(doc, rng), doc.lang)  # the stage's language ("UN" is 1 in French)
     op.prepare(doc.spans, probe)
     shift = 0
     for span, rep in zip(doc.spans, done.replacements, strict=True):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from typing import Final
 
+from anonymed.dates import words
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -53,4 +56,24 @@ def merge_spans(text: str, spans: Iterable[Span]) -> list[Span]:
         cluster_end = max(cluster_end, span.end) if len(cluster) > 1 else span.end
     if cluster:
         merged.append(_union(text, cluster))
-    return merged
+    return with_weekdays(text, merged)
+
+
+#: a weekday word and its dot, comma and one space, ending right before a numeric date ("Tues 12/3", "Mon,
+#: 11/4/2024", "lun. 4/11")
+_WEEKDAY_BEFORE: Final = re.compile(r"(?<![\w'’-])([^\W\d_]{3,9})(\.?,? ?)\Z")
+
+
+def with_weekdays(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Numeric dates widened over the weekday written right before them: left outside, the true weekday next
+    to a moved date would tell how far it moved (modulo 7); inside, the date's operator writes the new one."""
+    widened: list[Span] = []
+    for span in spans:
+        before = widened[-1].end if widened else 0
+        if span.label is Label.DATE and span.text[:1].isdigit():
+            found = _WEEKDAY_BEFORE.search(text, max(before, span.start - 12), span.start)
+            if found is not None and any(words.weekday_of(found.group(1), lang) for lang in ("en", "fr")):
+                span = Span(found.start(), span.end, span.label, text[found.start() : span.end], span.source,
+                            span.score, span.subtype)  # fmt: skip
+        widened.append(span)
+    return widened
