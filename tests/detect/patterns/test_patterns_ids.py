@@ -157,6 +157,7 @@ def test_six_digit_numbers_are_ids_in_high_recall_mode() -> None:
         ("SN: 88231XZ", ("ID/other", "88231XZ")),
         ("device serial SN-88231-XZ", ("ID/other", "SN-88231-XZ")),
         ("DL# S530-4605-3429", ("ID/other", "S530-4605-3429")),  # a driver's licence number
+        ("DL: S530-4128-7712. Employer: Raytheon", ("ID/other", "S530-4128-7712")),  # with a colon
     ],
 )
 def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tuple[str, str]) -> None:
@@ -170,6 +171,7 @@ def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tup
         ("serial 2 doses given", "en"),  # too few digits for an identifier
         ("sn 2 tabs", "en"),
         ("glucose 120 mg/dl 4500 kcal", "en"),  # "dl" the unit, no "#"
+        ("Glucose mg/dL: 1200450 fasting", "en"),  # "dL:" right after a slash is the unit
     ],
 )
 def test_short_identifier_names_need_an_identifier_after_them(text: str, lang: str) -> None:

@@ -37,12 +37,13 @@ _CUES: Final = (
     ),
     #: HIPAA's identifier kinds that records name by a short word, English only ("fin" ends a French
     #: phrase: "fin 2019"): the financial number of an encounter (FIN), vehicle licence plates, device serial
-    #: numbers and unique device identifiers (UDI), driver's licence numbers written "DL#"
+    #: numbers and unique device identifiers (UDI), driver's licence numbers written "DL#" or "DL:" (no cue
+    #: right after a slash: "mg/dL: 120" is a unit)
     ("account", r"fin", frozenset({"en"})),
     (
         "other",
         r"licen[cs]e plate(?: number| no\.?| #)?|plate (?:number|no\.?)|tag number|"
-        r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?|dl ?#",
+        r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?|dl ?[#:]",
         frozenset({"en"}),
     ),
     (
@@ -66,7 +67,7 @@ _VALUE: Final = r"(?P<value>(?:[A-Za-z]{1,4}-?)?\d[\dA-Za-z]*+(?:[-/.][\dA-Za-z]
 _CUED: Final = tuple(
     (
         subtype,
-        re.compile(opening(cue) + rf"(?<![\w#°])(?:{cue})(?![^\W\d_])" + _FILLER + _VALUE, re.I),
+        re.compile(opening(cue) + rf"(?<![\w#°/])(?:{cue})(?![^\W\d_])" + _FILLER + _VALUE, re.I),
         languages,
     )
     for subtype, cue, languages in _CUES
