@@ -283,6 +283,8 @@ def test_date_surrogate_keeps_the_layout(
         ("2 33 03 21 231 045 04", "ID", "nir", "fr", lambda s: _valid_nir(s) and s.startswith("2 ")),
         ("2 33 03 21 231 045 04", "ID", None, "fr", lambda s: _valid_nir(s) and s.startswith("2 ")),
         ("1234", "ID", "nir", "fr", matches(r"\d{4}")),  # not a NIR layout: digit layout only
+        # a French NIR with a mistyped key is a NIR still ("1 47 02 69 123 456 78" became "0 23 60 ...")
+        ("1 47 02 69 123 456 78", "ID", "other", "fr", lambda s: _valid_nir(s) and s.startswith("1 ")),
         ("123-45-6789", "ID", "ssn", "en", lambda s: mask(s) == "999-99-9999" and _valid_ssn(s)),  # SSN
         ("Infirmier", "PROFESSION", None, "fr", lambda s: s.casefold() in _provider_list("fr_FR", "jobs")),
         ("Xy-12", "OTHER", None, "en", same_layout("Xy-12")),  # same-shape random characters

@@ -115,10 +115,12 @@ def nir_key_is_valid(nir: str) -> bool:
     return 97 - int(body) % 97 == int(nir[-2:])
 
 
-def reads_as_nir(text: str) -> bool:
-    """Whether ``text`` (its letters and digits) is a whole NIR: INSEE's layout and the right key."""
+def reads_as_nir(text: str, *, key: bool = True) -> bool:
+    """Whether ``text`` (its letters and digits) is a whole NIR: INSEE's layout and (with ``key``) the right
+    key; without, a mistyped NIR reads as one too."""
     compact = "".join(ch for ch in text if ch.isalnum()).upper()
-    return len(compact) == 15 and _NIR_SHAPE.fullmatch(compact) is not None and nir_key_is_valid(compact)
+    shaped = len(compact) == 15 and _NIR_SHAPE.fullmatch(compact) is not None
+    return shaped and (not key or nir_key_is_valid(compact))
 
 
 def _ssns(scan: Scan) -> Iterator[Span]:

@@ -173,7 +173,7 @@ class FakeOperator(Operator[FakeParams]):
         if span.label is Label.CONTACT:
             return _contact(span, faker, rng, _lang(context.lang))
         if span.label is Label.ID:
-            return _identifier(span, rng)
+            return _identifier(span, rng, _lang(context.lang))
         if span.label is Label.PROFESSION:
             return apply_case(faker.job(), case)
         return random_like(text, rng)
@@ -349,9 +349,12 @@ def _url(text: str, faker: Faker) -> str:
     return "www." + domain if lowered.startswith("www.") else domain
 
 
-def _identifier(span: Span, rng: RandomSource) -> str:
+def _identifier(span: Span, rng: RandomSource, lang: str) -> str:
     surrogate: str | None = None
-    if span.subtype == "nir" or (span.subtype is None and reads_as_nir(span.text)):
+    # a French number in INSEE's layout is a NIR, its key mistyped or not ("1 47 02 69 123 456 78" had become
+    # "0 23 60 83 481 096 44", a sex digit that does not exist)
+    loose = lang == "fr" and span.subtype in (None, "other") and reads_as_nir(span.text, key=False)
+    if span.subtype == "nir" or loose or (span.subtype is None and reads_as_nir(span.text)):
         surrogate = fake_nir(span.text, rng)
     elif span.subtype == "ssn":
         surrogate = fake_ssn(span.text, rng)
