@@ -251,3 +251,15 @@ def test_capitals_are_a_foreign_town_only_if_it_is_a_city(patient: str) -> None:
     french = surrogate("transféré à DOLE hier", "DOLE", "fr", patient=patient)
     names = {place_key(t.name) for t in (*gazetteer().communes, *gazetteer().by_country["FR"])}
     assert french.isupper() and place_key(french) in names
+
+
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4"])
+def test_a_town_and_its_state_in_one_span_become_a_town_of_another_state(patient: str) -> None:
+    # "Dayton, Ohio" had become one town name, the state gone ("from Marina, who works")
+    out = surrogate("a man from Dayton, Ohio, who works", "Dayton, Ohio", patient=patient)
+    town_name, state_name = out.split(", ")
+    code = places.state_after(", " + state_name)
+    assert code is not None and code != "OH"
+    assert town_name in {t.name for t in us_towns_by_state()[code]}
+    coded = surrogate("lives in Boise, ID now", "Boise, ID", patient=patient)
+    assert re.fullmatch(r"[^,]+, [A-Z]{2}", coded) and not coded.endswith(", ID")

@@ -239,6 +239,9 @@ class FakeOperator(Operator[FakeParams]):
         kind = places.place_kind(text, before, after, lang)
         if subtype in ("street", "hospital") and kind in ("town", "state", "country"):
             kind = "address" if subtype == "street" else "hospital-name"
+        pair = places.town_and_state(text, lang, rng) if kind == "town" else None
+        if pair is not None:  # "Dayton, Ohio": a town of another state, and that state
+            return apply_case(pair, case_pattern(text))
         state = places.state_after(after) if kind == "town" else None
         value = self._place(kind, text, lang, rng, state)
         return apply_case(value, case_pattern(text))

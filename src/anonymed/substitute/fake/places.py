@@ -176,6 +176,25 @@ def _state_code(written: str) -> str | None:
     return places.state_codes.get(name)
 
 
+#: a town and its US state in one span: "Dayton, Ohio", "Boise, ID"
+_TOWN_STATE: Final = re.compile(
+    r"(?P<town>[^\W\d_][^\d,]*?)(?P<sep>,[ \t]*)(?P<state>[A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+)
+
+
+def town_and_state(original: str, lang: str, rng: RandomSource) -> str | None:
+    """Another state and a town of it for a span that names both ("Dayton, Ohio" -> "Fresno, California",
+    the state written as in the original); None when the span is no such pair."""
+    found = _TOWN_STATE.fullmatch(original.strip())
+    old = _state_code(found["state"]) if found is not None and lang == "en" else None
+    if found is None or old is None:
+        return None
+    new = state(found["state"], rng)
+    while _state_code(new) == old:
+        new = state(found["state"], rng)
+    return town(found["town"], lang, rng, state=_state_code(new)).name + found["sep"] + new
+
+
 def abbreviation(original: str, rng: RandomSource) -> str:
     """Capitals of the same length."""
     return "".join(rng.choice("ABCDEFGHJKLMNPRSTVW") for _ in original)
