@@ -100,3 +100,9 @@ def test_french_words_for_relatives_stay_out_of_a_name() -> None:
     spans = found(french, "Son voisin M. Lopez passe tous les jours.")
     names = [span for label, span in spans if label == "NAME"]
     assert names == ["M. Lopez"]
+
+
+def test_a_type_of_diabetes_is_no_date() -> None:
+    french = Pipeline(PipelineConfig(lang="fr"))
+    # the tagger took the "2" for a day, and the moved dates wrote "diabète de type 21"
+    assert found(french, "Antécédents : HTA, diabète de type 2.") == []

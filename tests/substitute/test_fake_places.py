@@ -65,6 +65,7 @@ def test_commune_names_are_written_as_communes_are() -> None:
         ("transferred from Kessler Adventist Hosp", "Kessler Adventist Hosp", "en", r".+ Hosp"),
         ("vue à l'Hôpital Bichat hier", "Hôpital Bichat", "fr", r"Hôpital .+"),
         ("suivie à la Clinique du Lys", "Clinique du Lys", "fr", r"Clinique .+"),
+        ("suivi au CHRU de Besançon", "CHRU de Besançon", "fr", r"CHRU [A-Zd].+"),  # was "Ouge", a town
         ("lives in Maryland now", "Maryland", "en", r"[A-Z][a-z]+(?: [A-Z][a-z]+)*"),
         ("ANNAPOLIS, MD", "MD", "en", r"[A-Z]{2}"),
         ("lives at 19 Clover St. in", "19 Clover St.", "en", r"\d{1,2} [A-Z][a-z]+ St\."),

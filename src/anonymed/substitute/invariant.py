@@ -55,7 +55,7 @@ _KIND_WORDS: Final = frozenset(
      "institut", "st", "av", "bis", "ter", "appt", "apt", "studio", "suite", "batiment", "bat", "etage",
      "square", "cours", "passage", "voie", "court", "way", "terrace", "apartment", "building", "bldg",
      "department", "dept", "floor", "fl", "room", "rm", "ste", "trailer", "trlr", "unit", "spc", "hangar",
-     "hngr"}
+     "hngr", "chru"}
 )  # fmt: skip
 
 

@@ -8,6 +8,7 @@ from anonymed.detect.lexicons.resources import name_lists
 from anonymed.detect.registry import build_detector
 from anonymed.detect.tagger.decode import (
     drop_field_labels,
+    drop_graded_numbers,
     drop_unlikely_common_words,
     extend_names,
     relatives_named,
@@ -235,3 +236,21 @@ def test_a_lexicon_street_is_trusted_only_when_written_plainly(text: str, key: s
     subtype = "street"
     hint = Span.of(text, 0, len(text), Label.LOCATION, source="lexicons", subtype=subtype)
     assert trust_key(hint) == key
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "kept"),
+    [
+        ("diabète de type 2.", {"2"}, []),  # a type, not a day
+        ("NYHA class 3 symptoms", {"3"}, []),
+        ("stade 12 ans", {"12"}, []),
+        ("vu le 2 mars", {"2", "mars"}, ["2", "mars"]),  # a date word next to it
+        ("type 2/3 today", {"2", "3"}, ["2", "3"]),  # not alone
+        ("seen 2 days", {"2"}, ["2"]),  # no grade word before it
+    ],
+)
+def test_a_small_number_after_a_grade_word_is_no_date(text: str, tagged: set[str], kept: list[str]) -> None:
+    tokens = alnum_tokens(text)
+    labels = ["DATE" if token.text in tagged else "O" for token in tokens]
+    drop_graded_numbers(tokens, labels)
+    assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "DATE"] == kept

@@ -11,7 +11,7 @@ from anonymed.detect.lexicons.contexts_words import FIELD_LABELS
 from anonymed.detect.lexicons.places import plain_street
 from anonymed.detect.lexicons.resources import NameLists
 from anonymed.detect.tagger.model import OUTSIDE
-from anonymed.detect.tokens import TaggerToken, fold
+from anonymed.detect.tokens import TaggerToken, fold, word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
@@ -124,6 +124,25 @@ def drop_field_labels(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
             continue
         after = tokens[index + 1]
         if not after.newline_before and (after.text[0].isdigit() or any(c in after.before for c in ":#")):
+            labels[index] = OUTSIDE
+
+
+#: words of a grade, a stage or a class that a small number follows ("diabète de type 2", "stade 3", "NYHA
+#: class 2"), English and French
+_GRADES: Final = word_set(
+    "type types stade stage stages grade grades classe class niveau level score phase nyha"
+)
+
+
+def drop_graded_numbers(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Untag a number of one or two digits tagged as a date alone right after a grade word: "diabète de
+    type 2" is a type, not a day ("type 21" after the dates moved)."""
+    for index in range(1, len(tokens)):
+        token = tokens[index]
+        if labels[index] != "DATE" or not token.text.isdigit() or len(token.text) > 2:
+            continue
+        alone = labels[index - 1] != "DATE" and (index + 1 == len(tokens) or labels[index + 1] != "DATE")
+        if alone and not token.before and fold(tokens[index - 1].text) in _GRADES:
             labels[index] = OUTSIDE
 
 

@@ -16,6 +16,7 @@ from anonymed.detect.tagger.decode import (
     anchor_tokens,
     best_label,
     drop_field_labels,
+    drop_graded_numbers,
     drop_unlikely_common_words,
     extend_initials,
     extend_names,
@@ -223,4 +224,5 @@ class TaggerDetector(Detector[TaggerParams]):
         if defaults.lower_edges:
             trim_lower_edges(tokens, labels, name_lists(), lang or "en")
         drop_field_labels(tokens, labels)
+        drop_graded_numbers(tokens, labels)
         return labels

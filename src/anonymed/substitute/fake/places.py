@@ -25,7 +25,7 @@ from anonymed.substitute.shape import apply_case, case_pattern
 #: words saying that a name is a hospital's (in the span, or right before or after it)
 HOSPITAL_WORDS: Final = re.compile(
     r"\b(hospital|hosp|medical cent(?:er|re)|med ctr|clinic|infirmary|rehab|rehabilitation|nursing home|"
-    r"h[oô]pital|hop|clinique|polyclinique|chu|chr|ch|centre hospitalier|centre de sant[eé]|ehpad)\b\.?",
+    r"h[oô]pital|hop|clinique|polyclinique|chru|chu|chr|ch|centre hospitalier|centre de sant[eé]|ehpad)\b\.?",
     re.I,
 )
 _STREET_WORDS: Final = re.compile(
@@ -97,7 +97,7 @@ def place_kind(text: str, before: str, after: str, lang: str = "en") -> str:
     if HOSPITAL_WORDS.search(stripped):
         return "abbreviation" if _abbreviation(stripped, places, country) else "hospital"
     next_to_kind = HOSPITAL_WORDS.match(after.strip()) or re.search(
-        r"\b(h[oô]pital|hop|clinique|hospital|chu de|ch de|centre hospitalier( de)?)\s*$", before, re.I
+        r"\b(h[oô]pital|hop|clinique|hospital|chr?u de|ch de|centre hospitalier( de)?)\s*$", before, re.I
     )
     if _abbreviation(stripped, places, country):
         return "abbreviation"
