@@ -11,6 +11,7 @@ from anonymed.detect.tagger.decode import (
     drop_graded_numbers,
     drop_unlikely_common_words,
     extend_names,
+    join_hyphenated,
     relatives_named,
     sentence_end,
     trim_lower_edges,
@@ -254,3 +255,20 @@ def test_a_small_number_after_a_grade_word_is_no_date(text: str, tagged: set[str
     labels = ["DATE" if token.text in tagged else "O" for token in tokens]
     drop_graded_numbers(tokens, labels)
     assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "DATE"] == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        ("PCP Dr. Hoa Nguyen-Le.", {"Hoa", "Nguyen"}, ["Hoa", "Nguyen", "Le"]),  # "-Le" had stayed
+        ("Mrs. Fatima Al-Hassan", {"Fatima", "Hassan"}, ["Fatima", "Al", "Hassan"]),
+        ("Smith-ordered labs", {"Smith"}, ["Smith"]),  # not capitalised
+        ("Smith - Le Bon", {"Smith"}, ["Smith"]),  # spaces around the hyphen: no surname
+        ("Smith-MRI today", {"Smith"}, ["Smith"]),  # in capitals: an abbreviation
+    ],
+)
+def test_a_hyphenated_surname_is_one_name(text: str, tagged: set[str], names: list[str]) -> None:
+    tokens = alnum_tokens(text)
+    labels = ["NAME" if token.text in tagged else "O" for token in tokens]
+    join_hyphenated(tokens, labels)
+    assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"] == names

@@ -96,6 +96,20 @@ def _relation_before(tokens: Sequence[TaggerToken], index: int) -> bool:
     return fold(tokens[before].text) in RELATIVES and not tokens[before].text.isupper()
 
 
+def join_hyphenated(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on a capitalised word joined by a bare hyphen to a tagged name ("Nguyen-Le", "Al-Hassan"):
+    one surname, whose short part ("Le", "Al") the model reads as a common word."""
+    for index in range(len(tokens) - 1):
+        left, right = tokens[index], tokens[index + 1]
+        if right.before != "-" or right.newline_before or right.start != left.end + 1:
+            continue
+        pair = (labels[index], labels[index + 1])
+        if pair == ("NAME", OUTSIDE) and _capitalised(right.text):
+            labels[index + 1] = "NAME"
+        elif pair == (OUTSIDE, "NAME") and _capitalised(left.text):
+            labels[index] = "NAME"
+
+
 def surname_after_given(given: TaggerToken, word: TaggerToken, lists: NameLists) -> bool:
     """Whether ``word`` reads as the surname of the listed first name before it, though also a common word:
     both capitalised, not in capitals ("Amanda Liu", "Jim Wu", "Jennifer Ho"; not "JIM WU" or "Amanda will").

@@ -20,6 +20,7 @@ from anonymed.detect.tagger.decode import (
     drop_unlikely_common_words,
     extend_initials,
     extend_names,
+    join_hyphenated,
     propagate,
     relatives_named,
     spans_of,
@@ -217,6 +218,7 @@ class TaggerDetector(Detector[TaggerParams]):
             extend_initials(tokens, labels)
         if names:
             extend_names(tokens, labels, name_lists(), lang or "en")
+            join_hyphenated(tokens, labels)
         if params.prune if params.prune is not None else defaults.prune:
             prune_names(text, tokens, labels)
         if defaults.unlikely_common:
