@@ -7,6 +7,7 @@ import pytest
 from anonymed.detect.lexicons.resources import name_lists
 from anonymed.detect.registry import build_detector
 from anonymed.detect.tagger.decode import (
+    bridge_particles,
     drop_field_labels,
     drop_graded_numbers,
     drop_unlikely_common_words,
@@ -272,3 +273,23 @@ def test_a_hyphenated_surname_is_one_name(text: str, tagged: set[str], names: li
     labels = ["NAME" if token.text in tagged else "O" for token in tokens]
     join_hyphenated(tokens, labels)
     assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"] == names
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "names"),
+    [
+        ("Dr. Abdullah bin Rashid consulted", {"Abdullah": "NAME", "Rashid": "LOCATION"},
+         ["Abdullah", "bin", "Rashid"]),  # the model had read "Rashid" as a place
+        ("Maria del Carmen came", {"Maria": "NAME"}, ["Maria", "del", "Carmen"]),
+        ("Smith de novo lesion", {"Smith": "NAME"}, ["Smith"]),  # no capitalised word after the particle
+        ("Smith, de Boston", {"Smith": "NAME"}, ["Smith"]),  # a comma between them
+        ("Smith et Al", {"Smith": "NAME"}, ["Smith"]),  # "et" is no particle
+    ],
+)  # fmt: skip
+def test_a_name_particle_joins_the_words_around_it(
+    text: str, labels: dict[str, str], names: list[str]
+) -> None:
+    tokens = alnum_tokens(text)
+    tagged = [labels.get(token.text, "O") for token in tokens]
+    bridge_particles(tokens, tagged)
+    assert [token.text for token, label in zip(tokens, tagged, strict=True) if label == "NAME"] == names

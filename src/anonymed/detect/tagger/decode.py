@@ -110,6 +110,24 @@ def join_hyphenated(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
             labels[index] = "NAME"
 
 
+def bridge_particles(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on a lower-case name particle after a tagged name and the capitalised word after it
+    ("Abdullah bin Rashid", "Maria del Carmen": the model had read "Rashid" as a place)."""
+    from anonymed.substitute.fake.names import PARTICLES  # the particles the name surrogates keep
+
+    for index in range(1, len(tokens) - 1):
+        particle, word = tokens[index], tokens[index + 1]
+        if labels[index - 1] != "NAME" or labels[index] != OUTSIDE or labels[index + 1] not in _BRIDGED:
+            continue
+        joined = not (particle.before or word.before or particle.newline_before or word.newline_before)
+        if joined and particle.text in PARTICLES and _capitalised(word.text):
+            labels[index] = labels[index + 1] = "NAME"
+
+
+#: the labels a word after a name particle may have been given instead of a name
+_BRIDGED: Final = frozenset({OUTSIDE, "LOCATION"})
+
+
 def surname_after_given(given: TaggerToken, word: TaggerToken, lists: NameLists) -> bool:
     """Whether ``word`` reads as the surname of the listed first name before it, though also a common word:
     both capitalised, not in capitals ("Amanda Liu", "Jim Wu", "Jennifer Ho"; not "JIM WU" or "Amanda will").

@@ -15,6 +15,7 @@ from anonymed.detect.tagger.decode import (
     SOURCE,
     anchor_tokens,
     best_label,
+    bridge_particles,
     drop_field_labels,
     drop_graded_numbers,
     drop_unlikely_common_words,
@@ -219,6 +220,7 @@ class TaggerDetector(Detector[TaggerParams]):
         if names:
             extend_names(tokens, labels, name_lists(), lang or "en")
             join_hyphenated(tokens, labels)
+            bridge_particles(tokens, labels)
         if params.prune if params.prune is not None else defaults.prune:
             prune_names(text, tokens, labels)
         if defaults.unlikely_common:

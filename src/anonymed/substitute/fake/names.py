@@ -27,8 +27,9 @@ TITLES = PREFIX_TITLES | SUFFIXES
 INITIAL_TITLES = {"fr": frozenset({"M", "MM"})}
 #: lower-case name particles, kept as they are
 PARTICLES = frozenset(
-    {"de", "du", "des", "la", "le", "van", "von", "der", "den", "da", "di", "del", "della", "dos"}
-)
+    {"de", "du", "des", "la", "le", "van", "von", "der", "den", "da", "di", "del", "della", "dos", "bin",
+     "ibn", "bint"}
+)  # fmt: skip
 
 
 class Role(Enum):
