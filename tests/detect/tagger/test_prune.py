@@ -71,6 +71,9 @@ def test_eponyms_devices_drugs_and_colours_are_no_names(text: str, tagged: dict[
         ("under general anesthesia", {"general": "LOCATION"}),
         ("Norco one tablet every 4 hours as needed", {"Norco": "LOCATION"}),  # tablets: a drug
         ("Flexeril 2 tabs at night", {"Flexeril": "NAME"}),
+        # two eponyms and one noun ("Ortolani" had become "Paul" in a well-child check)
+        ("Negative Ortolani and Barlow maneuvers.", {"Ortolani": "NAME"}),
+        ("Kernig and Brudzinski signs absent", {"Kernig": "NAME", "Brudzinski": "NAME"}),
     ],
 )
 def test_surgical_eponyms_procedures_and_drugs_are_no_names_or_places(
@@ -129,6 +132,8 @@ def test_words_glued_onto_a_span_are_cut_off(text: str, tagged: dict[str, str], 
         ("Spoke with Jones today, drain out", {"Jones": "NAME"}),  # no clinical noun right after
         ("Discussed with Baker. Drain removed", {"Baker": "NAME"}),  # another sentence
         ("Wife Ann at bedside, tube feeds on", {"Ann": "NAME"}),
+        ("Spoke with Smith and Jones today", {"Smith": "NAME", "Jones": "NAME"}),  # two people, no noun
+        ("Smith and jones tube", {"Smith": "NAME"}),  # the second word no eponym (lower case)
     ],
 )
 def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:

@@ -52,8 +52,8 @@ _PLACE_FRAGMENTS: Final = word_set("st ste saint")
 #: clinical nouns that make the capitalised word before them an eponym or a device, not a person
 EPONYM_HEADS: Final = word_set(
     "sign signs reflex reflexes breathing respirations respiration pouch catheter catheters cath line "
-    "lines tube tubes drain drains blade blades bag mask collar maneuver manoeuvre position positioning "
-    "scale score criteria classification disease syndrome test tests node nodes murmur procedure "
+    "lines tube tubes drain drains blade blades bag mask collar maneuver maneuvers manoeuvre position "
+    "positioning scale score criteria classification disease syndrome test tests node nodes murmur procedure "
     "operation repair stocking stockings boots boot pump pumps filter stent splint brace bed chair lift "
     "dressing needle port ports monitor graft fistula valve valves clamp tray balloon lead leads "
     "sheath introducer device devices shunt tracing ring formula solution drops tear tears ointment oint "
@@ -232,7 +232,8 @@ def _zip_after(tokens: Sequence[TaggerToken], last: int) -> bool:
 
 def _head_after(tokens: Sequence[TaggerToken], last: int) -> bool:
     """Whether a clinical noun follows ("Swan catheter", "Murphy's sign", "Jackson-Pratt drain", "Asahi soft
-    wire", "Whipple procedure", "Nissen fundoplication")."""
+    wire", "Whipple procedure", "Nissen fundoplication"), or another eponym and one ("Ortolani and Barlow
+    maneuvers")."""
     end = last  # the eponym's last token
     if _joined(tokens, end + 1, ("'", "’")) and fold(tokens[end + 1].text) == "s":
         end += 1  # a possessive: "Murphy's sign"
@@ -242,6 +243,10 @@ def _head_after(tokens: Sequence[TaggerToken], last: int) -> bool:
         return False
     if _head(tokens[end + 1]):
         return True
+    if fold(tokens[end + 1].text) in ("and", "or") and _joined(tokens, end + 2, ("",)):
+        second = tokens[end + 2].text  # two eponyms, one noun: "Ortolani and Barlow maneuvers"
+        if second[:1].isupper() and second[1:].islower() and _head_after(tokens, end + 2):
+            return True
     modifier = tokens[end + 1].text  # one lower-case word between: "Asahi soft wire"
     return (
         modifier.isalpha()
