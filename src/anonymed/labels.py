@@ -31,7 +31,10 @@ SUBTYPES: Final = MappingProxyType(
         Label.LOCATION: frozenset({"city", "street", "zip", "hospital", "country", "state", "ip"}),
         Label.ORGANIZATION: frozenset(),
         Label.CONTACT: frozenset({"phone", "fax", "email", "url", "handle"}),
-        Label.ID: frozenset({"mrn", "ssn", "nir", "account", "other"}),
+        # plan, license, vehicle, device: HIPAA Safe Harbor's kinds (I), (K), (L), (M)
+        Label.ID: frozenset(
+            {"mrn", "ssn", "nir", "account", "plan", "license", "vehicle", "device", "other"}
+        ),
         Label.PROFESSION: frozenset(),
         Label.OTHER: frozenset(),
     }
@@ -94,7 +97,7 @@ PRESIDIO_LABELS: Final[MappingProxyType[str, LabelPair]] = MappingProxyType(
         "IBAN_CODE": (Label.ID, "account"),
         "US_SSN": (Label.ID, "ssn"),
         "IP_ADDRESS": (Label.LOCATION, "ip"),
-        "US_DRIVER_LICENSE": (Label.ID, "other"),
+        "US_DRIVER_LICENSE": (Label.ID, "license"),
     }
 )
 

@@ -143,7 +143,7 @@ def test_safe_harbor_summary_has_the_18_kinds_checklist() -> None:
     assert checklist["B"]["found"] == 2 and checklist["B"]["done"] == {"zip3": {"replaced": 2}}
     assert checklist["C"]["found"] == 2
     assert checklist["D"]["found"] == 1 and checklist["H"]["found"] == 1
-    assert checklist["L"]["found"] == 0 and "no dedicated detector" in checklist["L"]["note"]
+    assert checklist["L"]["found"] == 0 and "when named" in checklist["L"]["note"]
     assert "Smith" not in str(report) and "02139" not in str(report)
 
 
@@ -153,3 +153,14 @@ def test_every_subtype_belongs_to_one_kind_of_the_checklist() -> None:
         for subtype in subtypes:
             assert kind_of(f"{label.value}/{subtype}") is not None, (label, subtype)
     assert kind_of("CONTACT/handle") == "R"
+
+
+def test_the_checklist_counts_licences_vehicles_devices_and_plan_numbers_under_their_kinds() -> None:
+    # each was "no dedicated detector" before and counted, as ID/other or ID/account, under R or J
+    text = "DL# S530-4605-3429, license plate 7ABC123, pump S/N 88231XZ, Medicare MBI 1EG4-TE5-MK73."
+    config = PipelineConfig(profile="hipaa-safe-harbor")
+    done = Pipeline(config).run(Document("d", text, {"lang": "en"}))
+    report = substitution_report(config, done.privacy["substitution"]["counts"])
+    found = {row["kind"]: row["found"] for row in report["checklist"]}
+    assert (found["I"], found["K"], found["L"], found["M"]) == (1, 1, 1, 1)
+    assert found["J"] == 0 and found["R"] == 0

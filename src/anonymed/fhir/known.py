@@ -16,7 +16,10 @@ from anonymed.known import MAX_ITEMS, MAX_VALUE_CHARS
 Known = dict[str, str]
 
 #: Identifier.type codes (HL7 v2 table 0203) and systems -> known kind
-_ID_TYPES: Final = {"MR": "ID/mrn", "SS": "ID/ssn", "SB": "ID/ssn", "AN": "ID/account", "AMA": "ID/account"}
+_ID_TYPES: Final = {
+    "MR": "ID/mrn", "SS": "ID/ssn", "SB": "ID/ssn", "AN": "ID/account", "AMA": "ID/account",
+    "DL": "ID/license", "MB": "ID/plan", "MC": "ID/plan", "MA": "ID/plan", "SN": "ID/plan",
+}  # fmt: skip
 _ID_SYSTEMS: Final = {
     "http://hl7.org/fhir/sid/us-ssn": "ID/ssn",
     "urn:oid:2.16.840.1.113883.4.1": "ID/ssn",

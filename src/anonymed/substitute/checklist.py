@@ -25,7 +25,9 @@ class Kind:
     note: str = ""
 
 
-_NO_DETECTOR = "no dedicated detector: such numbers are found, if at all, as ID or OTHER (kind R)"
+#: kinds found by their own formats or by the word that names them ("member ID", "DL#", "license plate",
+#: "S/N", a Medicare MBI, a GS1 UDI); an unnamed number of these kinds is found, if at all, as ID (kind R)
+_NAMED_ONLY = "found when named or in a known format; other such numbers, if found, count as kind R"
 #: 45 CFR 164.514(b)(2)(i)(A)-(R) and the labels anonymed gives them
 SAFE_HARBOR: Final = (
     Kind("A", "Names", ("NAME",)),
@@ -54,11 +56,13 @@ SAFE_HARBOR: Final = (
     Kind("F", "Electronic mail addresses", ("CONTACT/email",)),
     Kind("G", "Social security numbers", ("ID/ssn", "ID/nir")),
     Kind("H", "Medical record numbers", ("ID/mrn",)),
-    Kind("I", "Health plan beneficiary numbers", (), _NO_DETECTOR),
+    Kind("I", "Health plan beneficiary numbers", ("ID/plan",), _NAMED_ONLY),
     Kind("J", "Account numbers", ("ID/account",)),
-    Kind("K", "Certificate/license numbers", (), _NO_DETECTOR),
-    Kind("L", "Vehicle identifiers and serial numbers, including license plates", (), _NO_DETECTOR),
-    Kind("M", "Device identifiers and serial numbers", (), _NO_DETECTOR),
+    Kind("K", "Certificate/license numbers", ("ID/license",), _NAMED_ONLY),
+    Kind(
+        "L", "Vehicle identifiers and serial numbers, including license plates", ("ID/vehicle",), _NAMED_ONLY
+    ),
+    Kind("M", "Device identifiers and serial numbers", ("ID/device",), _NAMED_ONLY),
     Kind("N", "Web Universal Resource Locators (URLs)", ("CONTACT/url",)),
     Kind("O", "Internet Protocol (IP) address numbers", ("LOCATION/ip",)),
     Kind("P", "Biometric identifiers, including finger and voice prints", (), "not held in text"),

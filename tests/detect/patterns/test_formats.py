@@ -43,13 +43,13 @@ def labels(text: str, lang: str = "en") -> set[tuple[str, str]]:
             "2001:0db8:85a3:0000:0000:8a2e:0370:7334",
             "LOCATION/ip",
         ),
-        ("pump MAC 00:1A:2B:3C:4D:5E registered", "00:1A:2B:3C:4D:5E", "ID/other"),
-        ("adapter 00-1a-2b-3c-4d-5e", "00-1a-2b-3c-4d-5e", "ID/other"),
-        ("switch port 001A.2B3C.4D5E", "001A.2B3C.4D5E", "ID/other"),
+        ("pump MAC 00:1A:2B:3C:4D:5E registered", "00:1A:2B:3C:4D:5E", "ID/device"),
+        ("adapter 00-1a-2b-3c-4d-5e", "00-1a-2b-3c-4d-5e", "ID/device"),
+        ("switch port 001A.2B3C.4D5E", "001A.2B3C.4D5E", "ID/device"),
         ("IBAN GB82 WEST 1234 5698 7654 32 for refunds", "GB82 WEST 1234 5698 7654 32", "ID/account"),
         ("virement FR1420041010050500013M02606 reçu", "FR1420041010050500013M02606", "ID/account"),
-        ("Medicare MBI 1EG4-TE5-MK73 on file", "1EG4-TE5-MK73", "ID/account"),
-        ("beneficiary 1EG4TE5MK73", "1EG4TE5MK73", "ID/account"),
+        ("Medicare MBI 1EG4-TE5-MK73 on file", "1EG4-TE5-MK73", "ID/plan"),
+        ("beneficiary 1EG4TE5MK73", "1EG4TE5MK73", "ID/plan"),
         ("NHS number 943 476 5919 confirmed", "943 476 5919", "ID/mrn"),
         ("NI number AB 12 34 56 C on the form", "AB 12 34 56 C", "ID/other"),
         ("National Insurance: JG103759A", "JG103759A", "ID/other"),
@@ -67,9 +67,9 @@ def labels(text: str, lang: str = "en") -> set[tuple[str, str]]:
         (
             "Pacemaker UDI (01)00643169007222(17)160128(21)BLC200461H implanted",
             "(01)00643169007222(17)160128(21)BLC200461H",
-            "ID/other",
+            "ID/device",
         ),
-        ("box label (01)09506000134352 (10)LOT42", "(01)09506000134352 (10)LOT42", "ID/other"),
+        ("box label (01)09506000134352 (10)LOT42", "(01)09506000134352 (10)LOT42", "ID/device"),
         ("Attends mass. Instagram @maria_g_1985.", "@maria_g_1985", "CONTACT/handle"),
         ("follow her on twitter: @JaneDoe_RN", "@JaneDoe_RN", "CONTACT/handle"),
         ("IG: @rn.life.22 posts daily", "@rn.life.22", "CONTACT/handle"),
@@ -91,8 +91,8 @@ def test_formats_are_found_with_their_label(text: str, value: str, label: str) -
         ("five pairs 00:1A:2B:3C:4D only", "00:1A:2B:3C:4D", "ID/other"),
         ("seven pairs 00:1A:2B:3C:4D:5E:6F", "00:1A:2B:3C:4D:5E:6F", "ID/other"),
         ("code GB82 WEST 1234 5698 7654 33 unchecked", "GB82 WEST 1234 5698 7654 33", "ID/account"),
-        ("MBI 1SG4-TE5-MK73 has an S", "1SG4-TE5-MK73", "ID/account"),  # S is not an MBI letter
-        ("MBI 0EG4-TE5-MK73 starts with 0", "0EG4-TE5-MK73", "ID/account"),
+        ("MBI 1SG4-TE5-MK73 has an S", "1SG4-TE5-MK73", "ID/plan"),  # S is not an MBI letter
+        ("MBI 0EG4-TE5-MK73 starts with 0", "0EG4-TE5-MK73", "ID/plan"),
         ("NI number GB 12 34 56 A", "GB 12 34 56 A", "ID/other"),  # GB never issued
         ("NI number QQ 12 34 56 C", "QQ 12 34 56 C", "ID/other"),  # Q never first (HMRC's dummy prefix)
         ("NI number AB 12 34 56 E", "AB 12 34 56 E", "ID/other"),  # suffix A to D only
@@ -133,8 +133,8 @@ def test_a_valid_check_digit_raises_the_score_and_a_wrong_one_lowers_it() -> Non
 def test_a_udi_whose_gtin_check_fails_is_still_a_device_identifier() -> None:
     valid = spans("UDI (01)09506000134352(21)A1")["(01)09506000134352(21)A1"]
     typo = spans("UDI (01)09506000134353(21)A1")["(01)09506000134353(21)A1"]
-    assert valid == ("ID/other", 1.0)
-    assert typo[0] == "ID/other" and 0.9 < typo[1] < valid[1]  # still above a phone reading of its digits
+    assert valid == ("ID/device", 1.0)
+    assert typo[0] == "ID/device" and 0.9 < typo[1] < valid[1]  # still above a phone reading of its digits
 
 
 def test_a_grouped_card_with_a_wrong_check_digit_is_still_an_account_number() -> None:

@@ -150,14 +150,17 @@ def test_six_digit_numbers_are_ids_in_high_recall_mode() -> None:
     ("text", "expected"),
     [
         ("FIN: 2210987 / MRN 7730042", ("ID/account", "2210987")),  # Financial Identification Number
-        ("license plate 7ABC123 noted by EMS", ("ID/other", "7ABC123")),  # HIPAA: vehicle identifiers
-        ("Licence Plate #: 7ABC123", ("ID/other", "7ABC123")),
-        ("plate number 4ABC567", ("ID/other", "4ABC567")),
-        ("pump S/N 88231XZ checked", ("ID/other", "88231XZ")),  # HIPAA: device serial numbers
-        ("SN: 88231XZ", ("ID/other", "88231XZ")),
-        ("device serial SN-88231-XZ", ("ID/other", "SN-88231-XZ")),
-        ("DL# S530-4605-3429", ("ID/other", "S530-4605-3429")),  # a driver's licence number
-        ("DL: S530-4128-7712. Employer: Raytheon", ("ID/other", "S530-4128-7712")),  # with a colon
+        ("license plate 7ABC123 noted by EMS", ("ID/vehicle", "7ABC123")),  # HIPAA: vehicle identifiers
+        ("Licence Plate #: 7ABC123", ("ID/vehicle", "7ABC123")),
+        ("plate number 4ABC567", ("ID/vehicle", "4ABC567")),
+        ("pump S/N 88231XZ checked", ("ID/device", "88231XZ")),  # HIPAA: device serial numbers
+        ("SN: 88231XZ", ("ID/device", "88231XZ")),
+        ("device serial SN-88231-XZ", ("ID/device", "SN-88231-XZ")),
+        ("DL# S530-4605-3429", ("ID/license", "S530-4605-3429")),  # a driver's licence number
+        ("DL: S530-4128-7712. Employer: Raytheon", ("ID/license", "S530-4128-7712")),  # with a colon
+        ("Driver's license: D1234567", ("ID/license", "D1234567")),
+        ("Medicaid member ID YH84729103", ("ID/plan", "YH84729103")),  # a health plan beneficiary number
+        ("insurance policy # 99887766", ("ID/plan", "99887766")),
     ],
 )
 def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tuple[str, str]) -> None:

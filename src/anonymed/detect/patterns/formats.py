@@ -6,10 +6,11 @@ in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers 
 social-media handles announced by their network ("Instagram @maria_g_1985": ``CONTACT/handle``), and a
 capitalised season with its year ("Spring 2023": a date).
 
-Labels follow anonymed's taxonomy: card, IBAN, routing and beneficiary numbers are ``ID/account``; an NHS
-number (a patient's record number across the NHS) is ``ID/mrn``; an ITIN (a US taxpayer number in place of
-an SSN) is ``ID/ssn``; an NPI, a National Insurance number and a MAC address (a device identifier) are
-``ID/other``, as is a UDI (it names one implanted or used device); a UK postcode is ``LOCATION/zip``.
+Labels follow anonymed's taxonomy: card, IBAN and routing numbers are ``ID/account``; a Medicare MBI (a
+health plan beneficiary number, HIPAA's kind I) is ``ID/plan``; an NHS number (a patient's record number
+across the NHS) is ``ID/mrn``; an ITIN (a US taxpayer number in place of an SSN) is ``ID/ssn``; a MAC address
+and a UDI (device identifiers, kind M: a UDI names one implanted or used device) are ``ID/device``; an NPI and
+a National Insurance number are ``ID/other``; a UK postcode is ``LOCATION/zip``.
 """
 
 from __future__ import annotations
@@ -221,7 +222,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         "mbi",
         MBI,
         Label.ID,
-        "account",
+        "plan",
         0.9,
         context=("mbi", "medicare", "beneficiary", "hicn"),
         context_score=0.98,
@@ -265,7 +266,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         "mac",
         MAC,
         Label.ID,
-        "other",
+        "device",
         0.85,
         context=("mac", "hardware address", "ethernet", "wifi", "wi-fi", "bluetooth", "device"),
         context_score=0.97,
@@ -275,7 +276,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         "gs1_udi",
         GS1_UDI,
         Label.ID,
-        "other",
+        "device",
         0.95,
         context=("udi", "device", "implant", "lot", "serial", "gtin"),
         context_score=VALID,

@@ -41,15 +41,18 @@ _CUES: Final = (
     #: right after a slash: "mg/dL: 120" is a unit)
     ("account", r"fin", frozenset({"en"})),
     (
-        "other",
-        r"licen[cs]e plate(?: number| no\.?| #)?|plate (?:number|no\.?)|tag number|"
-        r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?|dl ?[#:]",
+        "vehicle",
+        r"licen[cs]e plate(?: number| no\.?| #)?|plate (?:number|no\.?)|tag number",
         frozenset({"en"}),
     ),
+    ("device", r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?", frozenset({"en"})),
+    ("license", r"dl ?[#:]", frozenset({"en"})),
+    ("license", r"licen[cs]e|permis", None),
+    ("plan", r"policy|member id", None),
     (
         "other",
         r"#|no\.|n°|nº|num[ée]ro|number|id|identifiant|identifier|r[ée]f\.?|r[ée]f[ée]rence|case|specimen|"
-        r"accession|licen[cs]e|rpps|adeli|finess|policy|member id|badge|passport|passeport|permis",
+        r"accession|rpps|adeli|finess|badge|passport|passeport",
         None,
     ),
 )
@@ -60,6 +63,8 @@ _CUE_KEYS: Final = word_set(
     "adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl"
 )
 _CUE_SIGNS: Final = ("#", "°", "º")
+#: the subtypes of numbers named by a word of HIPAA's kinds (I, K, L, M) and of any other number
+_NAMED_KINDS: Final = frozenset({"other", "plan", "license", "vehicle", "device"})
 #: separators and filler words between a cue and its value; possessive spaces keep matching linear
 _FILLER_WORDS: Final = r"(?:est|étant|le|la|de|du|d['’]|is|number|no\.?|n°|num[ée]ro)(?![^\W\d_])"
 _FILLER: Final = r"[ \t]*+(?:(?:[:#=°.]|" + _FILLER_WORDS + r")[ \t]*+){0,4}"
@@ -158,12 +163,13 @@ def _cued(scan: Scan) -> Iterator[Span]:
         for match in pattern.finditer(scan.text):
             value = match.group("value")
             digits = sum(char.isdigit() for char in value)
-            if digits < (3 if subtype != "other" else 4) or scan.unit_follows(match.end()):
+            loose = subtype in _NAMED_KINDS  # the HIPAA kinds named by a word: scored as any cued number
+            if digits < (4 if loose else 3) or scan.unit_follows(match.end()):
                 continue
             decimal_or_ratio = any(char in value for char in "/.,")
             if _DECIMAL.fullmatch(value) or (decimal_or_ratio and _READING.fullmatch(value)):
                 continue  # "ID: 101.2", "ID=95.8-97.2": temperatures; "PA # 34-40/24-30": pressures
-            score = 0.9 if subtype != "other" else 0.75
+            score = 0.75 if loose else 0.9
             yield scan.span(match.start("value"), match.end("value"), Label.ID, subtype, score)
 
 
