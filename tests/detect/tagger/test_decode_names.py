@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import partial
+
 import pytest
 
 from anonymed.detect.lexicons.resources import name_lists
@@ -19,18 +22,29 @@ from anonymed.detect.tagger.decode import (
     trust_key,
     written_contact,
 )
-from anonymed.detect.tokens import alnum_tokens
+from anonymed.detect.tokens import TaggerToken, alnum_tokens
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 
+Rule = Callable[[Sequence[TaggerToken], list[str]], object]
+
+
+def after(
+    rule: Rule, text: str, tagged: Mapping[str, str] | Collection[str], label: str = "NAME"
+) -> list[str]:
+    """The words labelled ``label`` after ``rule``, when the model gave the words of ``tagged`` their labels
+    (a collection of words: ``label``)."""
+    given = tagged if isinstance(tagged, Mapping) else dict.fromkeys(tagged, label)
+    tokens = alnum_tokens(text)
+    labels = [given.get(token.text, "O") for token in tokens]
+    rule(tokens, labels)
+    return [token.text for token, tag in zip(tokens, labels, strict=True) if tag == label]
+
 
 def extended(text: str, tagged: set[str]) -> list[str]:
     """The words tagged NAME after extension, when the model tagged the words of ``tagged``."""
-    tokens = alnum_tokens(text)
-    labels = ["NAME" if token.text in tagged else "O" for token in tokens]
-    extend_names(tokens, labels, name_lists(), "en")
-    return [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"]
+    return after(partial(extend_names, lists=name_lists(), lang="en"), text, tagged)
 
 
 @pytest.mark.parametrize(
@@ -75,10 +89,7 @@ def test_no_extension_without_a_listed_name_next_to_a_tagged_one(text: str, tagg
     ],
 )
 def test_a_field_label_before_its_value_is_no_name(text: str, tagged: set[str], names: list[str]) -> None:
-    tokens = alnum_tokens(text)
-    labels = ["NAME" if token.text in tagged else "O" for token in tokens]
-    drop_field_labels(tokens, labels)
-    assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"] == names
+    assert after(drop_field_labels, text, tagged) == names
 
 
 def test_a_field_label_given_any_label_is_untagged_before_its_value() -> None:
@@ -163,10 +174,7 @@ def test_a_name_never_spans_two_sentences() -> None:
 
 def relatives(text: str) -> list[str]:
     """The words tagged NAME after a relation word, nothing tagged before."""
-    tokens = alnum_tokens(text)
-    labels = ["O"] * len(tokens)
-    relatives_named(tokens, labels, name_lists(), "en")
-    return [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"]
+    return after(partial(relatives_named, lists=name_lists(), lang="en"), text, ())
 
 
 @pytest.mark.parametrize(
@@ -187,10 +195,7 @@ def test_a_capitalised_name_after_a_relation_word_is_a_relative(text: str, names
 
 def trimmed(text: str, tagged: set[str]) -> list[str]:
     """The words still tagged NAME after trimming the lower-case edges (French)."""
-    tokens = alnum_tokens(text)
-    labels = ["NAME" if token.text in tagged else "O" for token in tokens]
-    trim_lower_edges(tokens, labels, name_lists(), "fr")
-    return [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"]
+    return after(partial(trim_lower_edges, lists=name_lists(), lang="fr"), text, tagged)
 
 
 @pytest.mark.parametrize(
@@ -252,10 +257,7 @@ def test_a_lexicon_street_is_trusted_only_when_written_plainly(text: str, key: s
     ],
 )
 def test_a_small_number_after_a_grade_word_is_no_date(text: str, tagged: set[str], kept: list[str]) -> None:
-    tokens = alnum_tokens(text)
-    labels = ["DATE" if token.text in tagged else "O" for token in tokens]
-    drop_graded_numbers(tokens, labels)
-    assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "DATE"] == kept
+    assert after(drop_graded_numbers, text, tagged, "DATE") == kept
 
 
 @pytest.mark.parametrize(
@@ -269,10 +271,7 @@ def test_a_small_number_after_a_grade_word_is_no_date(text: str, tagged: set[str
     ],
 )
 def test_a_hyphenated_surname_is_one_name(text: str, tagged: set[str], names: list[str]) -> None:
-    tokens = alnum_tokens(text)
-    labels = ["NAME" if token.text in tagged else "O" for token in tokens]
-    join_hyphenated(tokens, labels)
-    assert [token.text for token, label in zip(tokens, labels, strict=True) if label == "NAME"] == names
+    assert after(join_hyphenated, text, tagged) == names
 
 
 @pytest.mark.parametrize(
@@ -289,7 +288,4 @@ def test_a_hyphenated_surname_is_one_name(text: str, tagged: set[str], names: li
 def test_a_name_particle_joins_the_words_around_it(
     text: str, labels: dict[str, str], names: list[str]
 ) -> None:
-    tokens = alnum_tokens(text)
-    tagged = [labels.get(token.text, "O") for token in tokens]
-    bridge_particles(tokens, tagged)
-    assert [token.text for token, label in zip(tokens, tagged, strict=True) if label == "NAME"] == names
+    assert after(bridge_particles, text, labels) == names
