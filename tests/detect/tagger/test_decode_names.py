@@ -10,17 +10,19 @@ import pytest
 from anonymed.detect.lexicons.resources import name_lists
 from anonymed.detect.registry import build_detector
 from anonymed.detect.tagger.decode import (
-    bridge_particles,
     drop_field_labels,
     drop_graded_numbers,
     drop_unlikely_common_words,
+    sentence_end,
+    trust_key,
+    written_contact,
+)
+from anonymed.detect.tagger.names import (
+    bridge_particles,
     extend_names,
     join_hyphenated,
     relatives_named,
-    sentence_end,
     trim_lower_edges,
-    trust_key,
-    written_contact,
 )
 from anonymed.detect.tokens import TaggerToken, alnum_tokens
 from anonymed.detect.view import NoteView

@@ -15,22 +15,24 @@ from anonymed.detect.tagger.decode import (
     SOURCE,
     anchor_tokens,
     best_label,
-    bridge_particles,
     drop_field_labels,
     drop_graded_numbers,
     drop_unlikely_common_words,
     extend_initials,
-    extend_names,
-    join_hyphenated,
     propagate,
-    relatives_named,
     spans_of,
-    trim_lower_edges,
     trust_hints,
     written_contact,
 )
 from anonymed.detect.tagger.family import Tagger, load_tagger
 from anonymed.detect.tagger.model import OUTSIDE, SURE_OUTSIDE
+from anonymed.detect.tagger.names import (
+    bridge_particles,
+    extend_names,
+    join_hyphenated,
+    relatives_named,
+    trim_lower_edges,
+)
 from anonymed.detect.tagger.prune import prune_names
 from anonymed.detect.tokens import TaggerToken
 from anonymed.detect.view import NoteView

@@ -24,8 +24,9 @@ from typing import Final
 from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, UNITS
 from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_keys
-from anonymed.detect.tagger.decode import sentence_end, surname_after_given
+from anonymed.detect.tagger.decode import sentence_end
 from anonymed.detect.tagger.model import OUTSIDE
+from anonymed.detect.tagger.names import surname_after_given
 from anonymed.detect.tokens import TaggerToken, fold, word_set
 
 #: words that say who someone is, never who: alone they are no name, at a name's edge not part of it

@@ -1,0 +1,144 @@
+"""Decoding rules that complete or trim a tagged name: a listed first or last name next to it, a relative's
+name after a relation word, a hyphenated surname, a name particle, and (French) the lower-case words at a
+name's edges."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from anonymed.detect.lexicons.context import RELATIVES
+from anonymed.detect.lexicons.resources import NameLists
+from anonymed.detect.tagger.model import OUTSIDE
+from anonymed.detect.tokens import TaggerToken, fold
+
+
+def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
+    """Tag ``NAME`` on a listed first name right before a tagged name, and on a listed last name right
+    after one, when written in the same case and separated by spaces only ("NORA QUELL" when the model
+    found "QUELL"): one part of a name found and the other not. A common word is no such name, except a
+    capitalised surname right after a capitalised first name (``surname_after_given``)."""
+    for index in range(len(tokens) - 1):
+        left, right = tokens[index], tokens[index + 1]
+        if right.before or right.newline_before or left.text.isupper() != right.text.isupper():
+            continue
+        if labels[index + 1] == "NAME" and labels[index] == OUTSIDE:
+            candidate, names = index, lists.first
+        elif labels[index] == "NAME" and labels[index + 1] == OUTSIDE:
+            candidate, names = index + 1, lists.last
+        else:
+            continue
+        word = tokens[candidate].text
+        key = fold(word)
+        if len(key) < 2 or not word.isalpha() or key not in names:
+            continue
+        if not lists.is_common(key, lang) or (candidate > index and surname_after_given(left, right, lists)):
+            labels[candidate] = "NAME"
+
+
+def relatives_named(
+    tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str
+) -> set[str]:
+    """Tag ``NAME`` on a capitalised word right after a relation word ("roommate Caitlin", "Daughter-in-law
+    Priyanka", "son Michael") when it is a listed first name or no common word; their folded words."""
+    named: set[str] = set()
+    for index in range(1, len(tokens)):
+        word = tokens[index]
+        if labels[index] != OUTSIDE or word.before or word.newline_before or not _capitalised(word.text):
+            continue
+        key = fold(word.text)
+        if len(key) < 2 or not word.text.isalpha() or (key not in lists.first and lists.is_common(key, lang)):
+            continue
+        if _relation_before(tokens, index):
+            labels[index] = "NAME"
+            named.add(key)
+    return named
+
+
+def _relation_before(tokens: Sequence[TaggerToken], index: int) -> bool:
+    """Whether a relation word ends right before token ``index`` ("son", "daughter-in-law")."""
+    before = index - 1
+    in_law = before >= 2 and fold(tokens[before].text) == "law" and fold(tokens[before - 1].text) == "in"
+    if in_law and tokens[before].before == "-" and tokens[before - 1].before == "-":
+        before -= 2
+    return fold(tokens[before].text) in RELATIVES and not tokens[before].text.isupper()
+
+
+def join_hyphenated(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on a capitalised word joined by a bare hyphen to a tagged name ("Nguyen-Le", "Al-Hassan"):
+    one surname, whose short part ("Le", "Al") the model reads as a common word."""
+    for index in range(len(tokens) - 1):
+        left, right = tokens[index], tokens[index + 1]
+        if right.before != "-" or right.newline_before or right.start != left.end + 1:
+            continue
+        pair = (labels[index], labels[index + 1])
+        if pair == ("NAME", OUTSIDE) and _capitalised(right.text):
+            labels[index + 1] = "NAME"
+        elif pair == (OUTSIDE, "NAME") and _capitalised(left.text):
+            labels[index] = "NAME"
+
+
+def bridge_particles(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on a lower-case name particle after a tagged name and the capitalised word after it
+    ("Abdullah bin Rashid", "Maria del Carmen": the model had read "Rashid" as a place)."""
+    from anonymed.substitute.fake.names import PARTICLES  # the particles the name surrogates keep
+
+    for index in range(1, len(tokens) - 1):
+        particle, word = tokens[index], tokens[index + 1]
+        if labels[index - 1] != "NAME" or labels[index] != OUTSIDE or labels[index + 1] not in _BRIDGED:
+            continue
+        joined = not (particle.before or word.before or particle.newline_before or word.newline_before)
+        if joined and particle.text in PARTICLES and _capitalised(word.text):
+            labels[index] = labels[index + 1] = "NAME"
+
+
+#: the labels a word after a name particle may have been given instead of a name
+_BRIDGED: Final = frozenset({OUTSIDE, "LOCATION"})
+
+
+def surname_after_given(given: TaggerToken, word: TaggerToken, lists: NameLists) -> bool:
+    """Whether ``word`` reads as the surname of the listed first name before it, though also a common word:
+    both capitalised, not in capitals ("Amanda Liu", "Jim Wu", "Jennifer Ho"; not "JIM WU" or "Amanda will").
+
+    Surnames frequent worldwide are common words by their frequency alone ("liu", "wu", "chen", "singh");
+    after a first name written alike they are the name.
+    """
+    return (
+        _capitalised(given.text)
+        and _capitalised(word.text)
+        and fold(given.text) in lists.first
+        and fold(word.text) in lists.last
+    )
+
+
+def _capitalised(text: str) -> bool:
+    return text[:1].isupper() and text[1:].islower()
+
+
+def trim_lower_edges(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
+    """Untag the lower-case common words at the edges of a tagged name that holds a capitalised word: in
+    "son voisin M. Lopez passe" the name is "M. Lopez" ("voisin" and "passe" are text)."""
+    index = 0
+    while index < len(tokens):
+        if labels[index] != "NAME":
+            index += 1
+            continue
+        end = index
+        while end < len(tokens) and labels[end] == "NAME":
+            end += 1
+            if end < len(tokens) and tokens[end].newline_before:
+                break
+        run = list(range(index, end))
+        if any(tokens[i].text[:1].isupper() for i in run):
+            while run and _lower_common(tokens[run[0]], lists, lang):
+                labels[run.pop(0)] = OUTSIDE
+            while run and _lower_common(tokens[run[-1]], lists, lang):
+                labels[run.pop()] = OUTSIDE
+        index = end
+
+
+def _lower_common(token: TaggerToken, lists: NameLists, lang: str) -> bool:
+    """A lower-case common word or word for a relative ("voisin" is a surname too)."""
+    text = token.text
+    key = fold(text)
+    return text.isalpha() and text.islower() and (key in RELATIVES or lists.is_common(key, lang))
