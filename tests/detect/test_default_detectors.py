@@ -106,8 +106,3 @@ def test_a_type_of_diabetes_is_no_date() -> None:
     french = Pipeline(PipelineConfig(lang="fr"))
     # the tagger took the "2" for a day, and the moved dates wrote "diabète de type 21"
     assert found(french, "Antécédents : HTA, diabète de type 2.") == []
-
-
-def test_children_listed_with_their_ages_are_three_names(default: Pipeline) -> None:
-    spans = found(default, "3 children (Ana 12, Diego 9, Sofia 4).")
-    assert [text for label, text in spans if label.startswith("NAME")] == ["Ana", "Diego", "Sofia"]

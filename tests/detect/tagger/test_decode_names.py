@@ -12,7 +12,6 @@ from anonymed.detect.registry import build_detector
 from anonymed.detect.tagger.decode import (
     drop_field_labels,
     drop_graded_numbers,
-    drop_numbers_from_names,
     drop_unlikely_common_words,
     sentence_end,
     trust_key,
@@ -292,10 +291,3 @@ def test_a_name_particle_joins_the_words_around_it(
     text: str, labels: dict[str, str], names: list[str]
 ) -> None:
     assert after(bridge_particles, text, labels) == names
-
-
-def test_a_number_is_never_part_of_a_name() -> None:
-    # the model tagged the ages between the children's names, and the name surrogate rewrote them
-    text = "3 children (Ana 12, Diego 9, Sofia 4)."
-    tagged = {"Ana", "12", "Diego", "9", "Sofia"}
-    assert after(drop_numbers_from_names, text, tagged) == ["Ana", "Diego", "Sofia"]

@@ -75,14 +75,6 @@ def drop_graded_numbers(tokens: Sequence[TaggerToken], labels: list[str]) -> Non
             labels[index] = OUTSIDE
 
 
-def drop_numbers_from_names(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
-    """Untag a number tagged as part of a name: "children (Ana 12, Diego 9, Sofia 4)" holds three names and
-    three ages, not one name whose surrogate rewrites the ages ("Gomez 34, Sandy 8, Madison")."""
-    for index, token in enumerate(tokens):
-        if labels[index] == "NAME" and token.text.isdigit():
-            labels[index] = OUTSIDE
-
-
 def drop_unlikely_common_words(
     tokens: Sequence[TaggerToken],
     marginals: Sequence[dict[str, float]],

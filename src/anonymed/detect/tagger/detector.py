@@ -17,7 +17,6 @@ from anonymed.detect.tagger.decode import (
     best_label,
     drop_field_labels,
     drop_graded_numbers,
-    drop_numbers_from_names,
     drop_unlikely_common_words,
     extend_initials,
     propagate,
@@ -232,5 +231,4 @@ class TaggerDetector(Detector[TaggerParams]):
             trim_lower_edges(tokens, labels, name_lists(), lang or "en")
         drop_field_labels(tokens, labels)
         drop_graded_numbers(tokens, labels)
-        drop_numbers_from_names(tokens, labels)
         return labels
