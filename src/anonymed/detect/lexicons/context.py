@@ -101,6 +101,11 @@ STREET_TYPES_EN: Final = word_set(
     "ter parkway pkwy highway hwy circle cir square sq trail trl pike turnpike plaza alley row "
     "crescent close grove gardens walk route rte expressway freeway"
 )
+#: of those, the types that name a street on their own, written capitalised without its number ("on Clark St";
+#: not "Dr", "Ct", "Pl": doctor, court, platelets; not "Walk", "Row", "Close": ordinary words)
+NAMING_STREET_TYPES: Final = word_set(
+    "street st avenue ave road rd boulevard blvd lane ln drive way terrace parkway pkwy highway hwy turnpike"
+)
 #: words that may sit between the number and the street type ("12 bis rue", "28 ter, place")
 NUMBER_SUFFIXES: Final = word_set("bis ter quater b a c")
 

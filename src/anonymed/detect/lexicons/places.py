@@ -271,13 +271,6 @@ def _street_en(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
 
 #: words before a street named without its number ("Walgreens on Clark St", "lives off Elm Road")
 _STREET_CUES: Final = word_set("on off along near")
-#: street types that name a street on their own too, written capitalised (not "Dr", "Ct", "Pl": doctor,
-#: court, platelets; not "Walk", "Row", "Close": ordinary words)
-NAMING_TYPES: Final = word_set(
-    "street st avenue ave road rd boulevard blvd lane ln drive way terrace parkway pkwy highway hwy turnpike"
-)
-
-
 #: a street written as a mixed-case note writes one: an optional number, one to three capitalised words, a
 #: street type that names streets only ("4030 Bee Ridge Rd", "Clark St"; not "294,Dear Dr" or "000Units SQ")
 _PLAIN_STREET: Final = re.compile(r"(?:\d{1,6}[A-Z]? )?(?:[A-Z][a-z'’]+ ){1,3}([A-Z][a-z]+)\.?")
@@ -286,7 +279,7 @@ _PLAIN_STREET: Final = re.compile(r"(?:\d{1,6}[A-Z]? )?(?:[A-Z][a-z'’]+ ){1,3}
 def plain_street(text: str) -> bool:
     """Whether a street found by the lexicon rules is written plainly enough to be trusted as found."""
     match = _PLAIN_STREET.fullmatch(text)
-    return match is not None and match.group(1).lower() in NAMING_TYPES
+    return match is not None and match.group(1).lower() in cx.NAMING_STREET_TYPES
 
 
 def named_street_hits(view: View, lists: NameLists) -> list[Hit]:
@@ -302,7 +295,7 @@ def named_street_hits(view: View, lists: NameLists) -> list[Hit]:
         for end in range(i + 2, min(i + 5, len(tokens))):  # the type at ``end``, one to three words before
             if not view.joined(end - 1) or tokens[end - 1].shape != TITLE:
                 break
-            if tokens[end].shape == TITLE and tokens[end].key in NAMING_TYPES:
+            if tokens[end].shape == TITLE and tokens[end].key in cx.NAMING_STREET_TYPES:
                 if _names_street(view, end, lists):
                     hits.append((i + 1, end + 1, 0.7, "street"))
                 break

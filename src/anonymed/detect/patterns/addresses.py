@@ -36,6 +36,8 @@ _SUFFIXES: Final = (
     "parkway pkwy highway hwy circle cir square sq trail trl pike turnpike tpke plaza plz alley aly row "
     "crescent close grove walk route rte expressway expy freeway fwy"
 )
+#: the same suffixes as a set of lower-case words
+SUFFIXES: Final = frozenset(_SUFFIXES.split())
 #: abbreviations that clinical text writes in capitals for something else: a scan (CT), a lymph node (LN),
 #: subcutaneous (SQ), platelets (PL), atrioventricular (AV)
 _NOT_IN_CAPITALS: Final = frozenset({"ct", "ln", "sq", "pl", "av"})

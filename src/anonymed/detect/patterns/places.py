@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from anonymed.detect.patterns.addresses import DESIGNATORS, SUFFIXES
 from anonymed.detect.patterns.base import Scan, opening
 from anonymed.detect.tokens import word_set
 from anonymed.document import Span
@@ -85,11 +86,9 @@ def find_zips(scan: Scan) -> Iterator[Span]:
 _TOWN_BEFORE: Final = re.compile(
     r"(?<![\w'’.-])((?:[A-Z][a-z'’]+|[A-Z]{3,})(?:[ -](?:[A-Z][a-z'’]+|[A-Z]{3,})){0,2}),? $"
 )
-#: words that end a street or a unit, never a town's first word ("12 Oak St Boise ID")
-_NOT_TOWN: Final = word_set(
-    "street st avenue ave road rd boulevard blvd lane ln drive dr court ct way place pl terrace parkway "
-    "highway hwy apt apartment suite ste unit box"
-)
+#: words that end a street or a unit, never a town's first word ("12 Oak St Boise ID"): USPS street suffixes
+#: and secondary unit designators, and a post office box
+_NOT_TOWN: Final = SUFFIXES | DESIGNATORS | {"box"}
 
 
 def _town_before(scan: Scan, state: int) -> Iterator[Span]:
