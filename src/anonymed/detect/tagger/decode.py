@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from anonymed.detect.lexicons.contexts_words import FIELD_LABELS
@@ -208,6 +208,33 @@ def spans_of(
     if run:
         spans.append(_span(text, tokens, marginals, run, labels[run[0]]))
     return spans
+
+
+def on_new_line(tokens: Sequence[TaggerToken], index: int) -> bool:
+    """Whether a line break comes right before token ``index``."""
+    return tokens[index].newline_before
+
+
+def label_runs(
+    tokens: Sequence[TaggerToken],
+    labels: Sequence[str],
+    label: str,
+    broken: Callable[[Sequence[TaggerToken], int], bool] = on_new_line,
+) -> list[tuple[int, int]]:
+    """(first, last) token indexes of each run of ``label`` tokens, a run stopping before a token where
+    ``broken`` says so (by default a new line)."""
+    runs: list[tuple[int, int]] = []
+    start = -1
+    for i, tag in enumerate(labels):
+        inside = tag == label and not (start >= 0 and broken(tokens, i))
+        if start >= 0 and not inside:
+            runs.append((start, i - 1))
+            start = -1
+        if tag == label and start < 0:
+            start = i
+    if start >= 0:
+        runs.append((start, len(labels) - 1))
+    return runs
 
 
 def written_contact(text: str, span: Span) -> bool:

@@ -9,8 +9,10 @@ from typing import Final
 
 from anonymed.detect.lexicons.context import RELATIVES
 from anonymed.detect.lexicons.resources import NameLists
+from anonymed.detect.tagger.decode import label_runs
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold
+from anonymed.substitute.fake.names import PARTICLES  # the particles the name surrogates keep
 
 
 def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
@@ -81,8 +83,6 @@ def join_hyphenated(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
 def bridge_particles(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
     """Tag ``NAME`` on a lower-case name particle after a tagged name and the capitalised word after it
     ("Abdullah bin Rashid", "Maria del Carmen": the model had read "Rashid" as a place)."""
-    from anonymed.substitute.fake.names import PARTICLES  # the particles the name surrogates keep
-
     for index in range(1, len(tokens) - 1):
         particle, word = tokens[index], tokens[index + 1]
         if labels[index - 1] != "NAME" or labels[index] != OUTSIDE or labels[index + 1] not in _BRIDGED:
@@ -116,25 +116,15 @@ def _capitalised(text: str) -> bool:
 
 
 def trim_lower_edges(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
-    """Untag the lower-case common words at the edges of a tagged name that holds a capitalised word: in
-    "son voisin M. Lopez passe" the name is "M. Lopez" ("voisin" and "passe" are text)."""
-    index = 0
-    while index < len(tokens):
-        if labels[index] != "NAME":
-            index += 1
-            continue
-        end = index
-        while end < len(tokens) and labels[end] == "NAME":
-            end += 1
-            if end < len(tokens) and tokens[end].newline_before:
-                break
-        run = list(range(index, end))
+    """Untag the lower-case common words at the edges of a tagged name (a run on one line) that holds a
+    capitalised word: in "son voisin M. Lopez passe" the name is "M. Lopez" ("voisin", "passe" are text)."""
+    for first, last in label_runs(tokens, labels, "NAME"):
+        run = list(range(first, last + 1))
         if any(tokens[i].text[:1].isupper() for i in run):
             while run and _lower_common(tokens[run[0]], lists, lang):
                 labels[run.pop(0)] = OUTSIDE
             while run and _lower_common(tokens[run[-1]], lists, lang):
                 labels[run.pop()] = OUTSIDE
-        index = end
 
 
 def _lower_common(token: TaggerToken, lists: NameLists, lang: str) -> bool:

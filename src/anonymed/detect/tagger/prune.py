@@ -24,7 +24,7 @@ from typing import Final
 from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, UNITS
 from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_keys
-from anonymed.detect.tagger.decode import sentence_end
+from anonymed.detect.tagger.decode import label_runs, sentence_end
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tagger.names import surname_after_given
 from anonymed.detect.tokens import TaggerToken, fold, word_set
@@ -265,18 +265,7 @@ def _joined(tokens: Sequence[TaggerToken], index: int, gaps: tuple[str, ...]) ->
 
 def _runs(tokens: Sequence[TaggerToken], labels: Sequence[str], name: str) -> list[tuple[int, int]]:
     """(first, last) token indexes of each run of ``name`` tokens on one line (a name's, in one sentence)."""
-    runs: list[tuple[int, int]] = []
-    start = -1
-    for i, label in enumerate(labels):
-        inside = label == name and not (start >= 0 and _broken(tokens, i, name))
-        if start >= 0 and not inside:
-            runs.append((start, i - 1))
-            start = -1
-        if label == name and start < 0:
-            start = i
-    if start >= 0:
-        runs.append((start, len(labels) - 1))
-    return runs
+    return label_runs(tokens, labels, name, lambda run_tokens, i: _broken(run_tokens, i, name))
 
 
 def _broken(tokens: Sequence[TaggerToken], i: int, name: str) -> bool:

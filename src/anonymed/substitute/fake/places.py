@@ -143,10 +143,12 @@ def town(original: str, lang: str, rng: RandomSource, *, state: str | None = Non
     return rng.choice(pool or places.towns)
 
 
+#: a US state as notes write one: its code or its name of one or two words ("TX", "Texas", "New Mexico")
+_STATE_WRITTEN: Final = r"[A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?"
 #: a US state right after a town, on its line: ", TX", ", Texas", ", New Mexico", or a code and a ZIP code
 #: without the comma (" ID 83706")
 _STATE_AFTER: Final = re.compile(
-    r"[ \t]*,[ \t]*([A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?![\w])|[ \t]+([A-Z]{2})(?=[ \t]+\d{5}(?![\w]))"
+    rf"[ \t]*,[ \t]*({_STATE_WRITTEN})(?![\w])|[ \t]+([A-Z]{{2}})(?=[ \t]+\d{{5}}(?![\w]))"
 )
 
 
@@ -158,7 +160,7 @@ def state_after(after: str) -> str | None:
 
 
 #: a US state right before a ZIP code, on its line: "TX 75201", "Texas 75201"
-_STATE_BEFORE: Final = re.compile(r"(?<![\w])([A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)[ \t]*,?[ \t]*$")
+_STATE_BEFORE: Final = re.compile(rf"(?<![\w])({_STATE_WRITTEN})[ \t]*,?[ \t]*$")
 
 
 def state_before(before: str) -> str | None:
@@ -177,9 +179,7 @@ def _state_code(written: str) -> str | None:
 
 
 #: a town and its US state in one span: "Dayton, Ohio", "Boise, ID"
-_TOWN_STATE: Final = re.compile(
-    r"(?P<town>[^\W\d_][^\d,]*?)(?P<sep>,[ \t]*)(?P<state>[A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-)
+_TOWN_STATE: Final = re.compile(rf"(?P<town>[^\W\d_][^\d,]*?)(?P<sep>,[ \t]*)(?P<state>{_STATE_WRITTEN})")
 
 
 def town_and_state(original: str, lang: str, rng: RandomSource) -> str | None:
