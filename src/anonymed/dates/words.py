@@ -25,7 +25,6 @@ MONTHS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
     }
 )  # fmt: skip
 
-#: weekday names by (language, form), Monday first (ISO order)
 #: seasons (1 winter, 2 spring, 3 summer, 4 fall), per language and form ("autumn" is a form of English)
 SEASONS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
     {
@@ -34,6 +33,7 @@ SEASONS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
         ("fr", "full"): ("hiver", "printemps", "été", "automne"),
     }
 )
+#: weekday names by (language, form), Monday first (ISO order)
 WEEKDAYS: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType(
     {
         ("en", "full"): ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
