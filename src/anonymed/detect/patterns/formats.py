@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from anonymed.dates.words import SEASONS
 from anonymed.detect.patterns.checksums import aba_ok, card_ok, digits_of, gtin_ok, iban_ok, nhs_ok, npi_ok
 from anonymed.detect.patterns.ids import ssn_is_valid
 from anonymed.detect.patterns.recognizer import VALID, Recognizer
@@ -89,7 +90,13 @@ HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa
 
 #: a capitalised season and its year ("Spring 2023", "SUMMER of 2019"): a date element, and the season alone
 #: reads as a surname to the tagger ("Last seen Spring 2023" had become "Last seen Davis 2021")
-_SEASONS: Final = "Spring|Summer|Fall|Autumn|Winter|SPRING|SUMMER|FALL|AUTUMN|WINTER"
+#: the English season words of the dates' reader (``dates.words.SEASONS``), capitalised or in capitals
+_SEASON_NAMES: Final = sorted(
+    {name for (lang, _), names in SEASONS.items() if lang == "en" for name in names}
+)
+_SEASONS: Final = "|".join(
+    [*(name.title() for name in _SEASON_NAMES), *(name.upper() for name in _SEASON_NAMES)]
+)
 SEASON_YEAR: Final = re.compile(rf"(?<![\w])(?:{_SEASONS}) (?:of |OF )?(?:19|20)\d{{2}}(?![\w]|[.,/-]\d)")
 SEASON_WORD: Final = re.compile(rf"(?:{_SEASONS}) ")
 #: a social-media handle: "@", then 1 to 30 letters, digits, underscores and inner dots with a letter among
