@@ -142,11 +142,7 @@ def _weekday_before(pre: str, kind: Kind | None) -> tuple[tuple[Part, ...], int 
     """``pre`` with a weekday word right before a day's numeric date as a slot, and that weekday (ISO, 1 is
     Monday): "Monday 11/4/2024" moves its weekday with the date instead of keeping the true date's."""
     found = _WEEKDAY_END.search(pre) if kind is Kind.DATE else None
-    name = (
-        None
-        if found is None
-        else words.weekday_of(found.group(1), "en") or words.weekday_of(found.group(1), "fr")
-    )
+    name = None if found is None else words.weekday_in_any(found.group(1))
     if found is None or name is None:
         return (pre,), None
     gap = found.group(2)

@@ -171,6 +171,12 @@ def weekday_of(word: str, lang: str) -> Name | None:
     return found if found is not None and found.kind == "weekday" else None
 
 
+def weekday_in_any(word: str) -> Name | None:
+    """The weekday ``word`` names in English, else in French, else ``None`` (a weekday before a numeric date,
+    whose digits say nothing of the language)."""
+    return weekday_of(word, "en") or weekday_of(word, "fr")
+
+
 #: number words of compound numbers (0 to 199), per language: added up, "hundred"/"cent" multiply what came
 #: before (or 1), and French "vingt" after "quatre" makes 80 ("quatre-vingt-douze" = 4 x 20 + 12)
 _COMPOUND: Final = MappingProxyType(

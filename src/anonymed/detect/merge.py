@@ -72,7 +72,7 @@ def with_weekdays(text: str, spans: Sequence[Span]) -> list[Span]:
         before = widened[-1].end if widened else 0
         if span.label is Label.DATE and span.text[:1].isdigit():
             found = _WEEKDAY_BEFORE.search(text, max(before, span.start - 12), span.start)
-            if found is not None and any(words.weekday_of(found.group(1), lang) for lang in ("en", "fr")):
+            if found is not None and words.weekday_in_any(found.group(1)) is not None:
                 span = Span(found.start(), span.end, span.label, text[found.start() : span.end], span.source,
                             span.score, span.subtype)  # fmt: skip
         widened.append(span)
