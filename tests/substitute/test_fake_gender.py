@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from faker import Faker
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from anonymed import deidentify
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
@@ -135,3 +138,45 @@ def test_kin_words_before_a_name(before: str, kin: str | None) -> None:
 def test_a_lone_unknown_name_after_a_kin_word_is_laid_out_as_a_first_name() -> None:
     assert [p.role for p in name_layout("Tanisha", frozenset(), after_kin=True)] == [Role.FIRST]
     assert [p.role for p in name_layout("Tanisha", frozenset())] == [Role.LAST]  # no kin word: a surname
+
+
+def _roles(text: str, lang: str = "en") -> list[tuple[str, Role]]:
+    return [
+        (p.text, p.role)
+        for p in name_layout(text, frozenset({"anne", "sophie", "maria"}), lang)
+        if p.text[0].isalnum()
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "kept"),
+    [
+        ("Anne-Sophie Le Goff", "fr", "Le"),  # "Le" had become a given name ("Hugues Bonneau")
+        ("Le Goff", "fr", "Le"),  # "Mme Le Goff": a French surname's particle before it
+        ("Maria De Souza", "en", "De"),  # between name words, in any language
+        ("Nguyen Van An", "en", "Van"),
+    ],
+)
+def test_a_capitalised_particle_of_a_surname_is_kept(text: str, lang: str, kept: str) -> None:
+    roles = dict(_roles(text, lang))
+    assert roles[kept] is Role.KEEP
+    assert all(role is not Role.KEEP for word, role in roles.items() if word != kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Van Morrison", "en"), ("Le Goff", "en"), ("Anne Le", "fr"), ("Maria de souza", "en")],
+)
+def test_a_particle_opening_an_english_name_or_ending_a_name_is_a_name(text: str, lang: str) -> None:
+    """ "Van" may be a given name; nothing follows "Le" in "Anne Le"; a lower-case "de" is kept by the
+    particle rule and lower-case words after it stay names."""
+    roles = _roles(text, lang)
+    assert [word for word, role in roles if role is Role.KEEP] == (["de"] if "de" in text else [])
+
+
+def test_french_surnames_with_le_keep_their_particle_in_the_surrogate() -> None:
+    for seed in range(10):
+        doc = deidentify("Médecin traitant : Dr Anne-Sophie Le Goff.", lang="fr", seed=seed)
+        (rep,) = doc.replacements
+        assert re.fullmatch(r"[A-ZÀ-Ý][\w-]+ Le [A-ZÀ-Ý][\w'-]+", rep.surrogate), rep.surrogate
+        assert "Goff" not in rep.surrogate and "Anne" not in rep.surrogate

@@ -226,6 +226,51 @@ def test_a_unit_keeps_its_designator_and_gets_another_number(target: str, check:
     assert not set(letters) & set(re.findall(r"(?<=\d)[A-Z]\b|(?<=Apt )[A-Z]\b|(?<=Bldg )[A-Z]\b", out))
 
 
+@pytest.mark.parametrize(
+    ("target", "check"),
+    [
+        # a directional after the type had kept the street's name, and the stage fell back to random letters
+        ("32 Peachtree Pl NE Apt 4B", rf"\d{{2}} {_STREET_NAME} Pl NE Apt \d[A-Z]"),
+        ("1400 Main St SW Apt 2", rf"\d{{4}} {_STREET_NAME} St SW Apt \d"),
+        ("32 NE Peachtree Pl", rf"\d{{2}} NE {_STREET_NAME} Pl"),
+        ("12 North Maple Ave Apt 3", rf"\d{{2}} North {_STREET_NAME} Ave Apt \d"),
+        # an ordinal street gets another ordinal with its suffix ("45th" had become "38Willow")
+        ("77 W. 45th Street, Apt. 12C", r"\d{2} W\. \d{1,2}(?:st|nd|rd|th) Street, Apt\. \d{2}[A-Z]"),
+        ("12 EAST 3RD ST APT 2", r"\d{2} EAST \d(?:ST|ND|RD|TH) ST APT \d"),
+        # a town after the street without a comma becomes a town ("Oak Ave Springfield" had become letters)
+        ("12 Oak Ave Springfield", rf"\d{{2}} {_STREET_NAME} Ave [A-Z][A-Za-z .'-]+"),
+        ("400 Elm St NW Washington", rf"\d{{3}} {_STREET_NAME} St NW [A-Z][A-Za-z .'-]+"),
+    ],
+)
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4"])
+def test_a_street_keeps_its_directionals_and_ordinals_are_ordinals(
+    target: str, check: str, patient: str
+) -> None:
+    """USPS Pub. 28 directionals (Appendix B) stay where they stand; the name and numbers change."""
+    out = surrogate(f"Lives at {target}.", target, patient=patient)
+    assert re.fullmatch(check, out), out
+    kept = {"Pl", "NE", "Apt", "St", "SW", "North", "Ave", "W", "Street", "EAST", "ST", "APT", "NW"}
+    words = re.compile(r"\b[A-Za-z]{2,}\b")
+    assert not (set(words.findall(target)) - kept) & set(words.findall(out))
+
+
+def test_ordinals_get_their_english_suffix() -> None:
+    drawn = {places._ordinal_like("45th", rng(n)) for n in range(60)}
+    for ordinal in drawn:
+        number = int(ordinal[:-2])
+        suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+        assert ordinal == f"{number}{suffix}" and 10 <= number <= 99
+    assert places._ordinal_like("3RD", rng(1))[-2:] in {"ST", "ND", "RD", "TH"}
+
+
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3"])
+def test_a_state_name_followed_by_a_state_is_a_town(patient: str) -> None:
+    """ "New York, NY" is the city: it had become a state ("Ohio, NY")."""
+    out = surrogate("Address: 77 Oak St, New York, NY 10036", "New York", patient=patient)
+    assert out in {t.name for t in us_towns_by_state()["NY"]}
+    assert places.place_kind("New York", "moved to ", " last year") == "state"
+
+
 def test_a_designator_word_without_a_unit_number_is_a_name() -> None:
     """ "Key West Blvd": "Key" names the street (no unit number after it), so it is replaced."""
     assert [u.group(0) for u in places._UNIT_DESIGNATOR.finditer("77 Key West Blvd, Apt B")] == ["Apt"]

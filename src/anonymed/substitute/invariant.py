@@ -21,6 +21,7 @@ import string
 from typing import Final
 
 from anonymed.dates import words
+from anonymed.detect.patterns.addresses import DESIGNATORS, SUFFIXES
 from anonymed.randomness import RandomSource
 from anonymed.substitute.fake.names import PARTICLES, TITLES
 from anonymed.substitute.fake.numbers import MEASURE_WORDS
@@ -57,6 +58,11 @@ _KIND_WORDS: Final = frozenset(
      "department", "dept", "floor", "fl", "room", "rm", "ste", "trailer", "trlr", "unit", "spc", "hangar",
      "hngr", "chru"}
 )  # fmt: skip
+#: the directionals of US street names (USPS Publication 28, Appendix B): "NE Peachtree Pl", "Elm St SW"
+_DIRECTIONALS: Final = frozenset(
+    {"ne", "nw", "se", "sw", "north", "south", "east", "west", "northeast", "northwest", "southeast",
+     "southwest"}
+)  # fmt: skip
 
 
 def fold(text: str) -> str:
@@ -68,7 +74,8 @@ def _common_words() -> frozenset[str]:
     dated = {fold(name) for table in (*words.MONTHS.values(), *words.WEEKDAYS.values()) for name in table}
     units = {fold(unit) for unit in words.UNIT_WORDS}
     numbers = {fold(n) for table in words.NUMBER_WORDS.values() for n in table}
-    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS, *_CONTACT_WORDS, *MEASURE_WORDS}
+    streets = {*SUFFIXES, *DESIGNATORS, *_DIRECTIONALS}  # USPS street suffixes, unit designators
+    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS, *_CONTACT_WORDS, *MEASURE_WORDS, *streets}
     return frozenset({*TITLES, *PARTICLES, *dated, *units, *numbers, *generic})
 
 

@@ -140,6 +140,13 @@ POSITIVE_PLACES = [
     ),  # common words
     ("Plan: transfer to Quartermain 2 in am.", "en", "Quartermain", "LOCATION/hospital"),  # unknown facility
     ("Lives at 123 Main Street, Baltimore, MD 21201.", "en", "123 Main Street", "LOCATION/street"),
+    # USPS Publication 28 directionals: before the name (where "NE" is also a French function word) or after
+    # the type ("32 NE Peachtree Pl" had been missed whole)
+    ("Lives at 32 NE Peachtree Pl, Atlanta.", "en", "32 NE Peachtree Pl", "LOCATION/street"),
+    ("Lives at 32 Peachtree Pl NE, Atlanta.", "en", "32 Peachtree Pl NE", "LOCATION/street"),
+    ("Lives at 1400 SE Division St near the park.", "en", "1400 SE Division St", "LOCATION/street"),
+    ("lives at 32 ne peachtree st now", "en", "32 ne peachtree st", "LOCATION/street"),
+    ("Lives at 12 North St, Boston.", "en", "12 North St", "LOCATION/street"),  # "North" names the street
     ("Un neveu près de Toulouse.", "fr", "Toulouse", "LOCATION/city"),  # French city
     # a street named without its number, after "on", "off", "along" or "near", in a cased note
     ("Works at Walgreens on Clark St. Previous admission", "en", "Clark St", "LOCATION/street"),
@@ -170,6 +177,7 @@ def test_places_are_found_with_their_subtype(text: str, lang: str, place: str, l
         "Drove on Main St. Luke's later",  # "St" before a first name is a saint
         "Called on Smith Dr. Jones about it",  # "Dr" names no street without its number
         "Started on Lasix today",  # no street type
+        "BP 120 SE of baseline",  # a directional is no street without a name and a type
     ],
 )
 def test_no_named_street_without_its_type_or_case(text: str) -> None:

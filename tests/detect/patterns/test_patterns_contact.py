@@ -29,6 +29,7 @@ def found(text: str, lang: str = "en", **options: bool) -> set[tuple[str, str]]:
         ("tél : 06-12-34-56-78", "fr", "06-12-34-56-78"),  # French dashes
         ("Standard+33 1 23 45 67 89", "fr", "+33 1 23 45 67 89"),  # +33 glued to a word
         ("tél 0619021920, mail", "fr", "0619021920"),  # French bare digits
+        ("mobile est le06.98.43.40.20. Le", "fr", "06.98.43.40.20"),  # glued to a lower-case word
         ("appeler le 0033 6 12 34 56 78", "fr", "0033 6 12 34 56 78"),  # 0033 prefix
         ("Dr X (33)265626703 ou", "fr", "(33)265626703"),  # (33) prefix
         ("joint au +44 20 7946 0958 demain", "fr", "+44 20 7946 0958"),  # other country
@@ -78,6 +79,8 @@ def test_faxes_are_typed_as_faxes(text: str, lang: str, expected: str) -> None:
         ("area code 017-555-1234", "en"),  # US area codes never start with 0 or 1
         ("IPP 5820136284", "fr"),  # ten digits not starting with 0 are not a French phone
         ("Pager # 12", "en"),  # too short for a pager
+        ("Medicaid ID MN0023381945.", "en"),  # a state's capitals glued before: an ID, not a French phone
+        ("n° NA0612345678", "fr"),
     ],
 )
 def test_numbers_that_are_not_phones_are_not_contacts(text: str, lang: str) -> None:

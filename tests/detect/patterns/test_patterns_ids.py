@@ -161,6 +161,12 @@ def test_six_digit_numbers_are_ids_in_high_recall_mode() -> None:
         ("Driver's license: D1234567", ("ID/license", "D1234567")),
         ("Medicaid member ID YH84729103", ("ID/plan", "YH84729103")),  # a health plan beneficiary number
         ("insurance policy # 99887766", ("ID/plan", "99887766")),
+        ("Medicaid ID MN0023381945.", ("ID/plan", "MN0023381945")),  # had been a French phone, "MN" left
+        ("Medicaid #: 0023381945", ("ID/plan", "0023381945")),
+        ("Subscriber ID: XEB948271635", ("ID/plan", "XEB948271635")),
+        ("Insurance ID 88213477", ("ID/plan", "88213477")),
+        ("Workers' comp claim WC-2025-118274.", ("ID/other", "WC-2025-118274")),  # had lost only its digits
+        ("Claim number: 2025-118274-01", ("ID/other", "2025-118274-01")),
     ],
 )
 def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tuple[str, str]) -> None:
@@ -173,6 +179,9 @@ def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tup
         ("à la fin 2019 le patient allait bien", "fr"),  # "fin" is the end of a period in French
         ("serial 2 doses given", "en"),  # too few digits for an identifier
         ("sn 2 tabs", "en"),
+        ("pt claims 2 falls this week", "en"),
+        ("claim 3 days ago", "en"),
+        ("Medicaid pending since 2024", "en"),  # a year is no identifier
         ("glucose 120 mg/dl 4500 kcal", "en"),  # "dl" the unit, no "#"
         ("Glucose mg/dL: 1200450 fasting", "en"),  # "dL:" right after a slash is the unit
     ],

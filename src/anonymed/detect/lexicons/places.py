@@ -254,7 +254,40 @@ def _strict_word(view: View, i: int) -> bool:
     return view.tokens[i].shape == TITLE if view.cased else view.kinds[i] != NO
 
 
+#: the directionals of US street names (USPS Publication 28, Appendix B), abbreviated or in full
+_DIRECTIONALS: Final = word_set(
+    "n s e w ne nw se sw north south east west northeast northwest southeast southwest"
+)
+#: of those, the abbreviations written after the street type ("Peachtree Pl NE")
+_POST_DIRECTIONALS: Final = word_set("n s e w ne nw se sw")
+
+
 def _street_en(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
+    """``123 Main Street``; a directional before the name ("12 NE Peachtree Pl") or after the type."""
+    hit = _street_en_name(view, start, j, lists)
+    if hit is None and _directional(view, j, _DIRECTIONALS) and view.joined(j):
+        hit = _street_en_name(view, start, j + 1, lists)
+    if hit is None:
+        return None
+    after = hit[1]
+    last = view.tokens[after - 1]
+    if (
+        after < len(view.tokens)
+        and not last.newline
+        and last.gap == ""
+        and _directional(view, after, _POST_DIRECTIONALS)
+    ):
+        return (start, after + 1, hit[2], hit[3])
+    return hit
+
+
+def _directional(view: View, i: int, words: frozenset[str]) -> bool:
+    """Whether token ``i`` is a directional of ``words`` (capitalised or in capitals if the note is cased)."""
+    token = view.tokens[i]
+    return token.key in words and (not view.cased or token.shape in (TITLE, UPPER))
+
+
+def _street_en_name(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
     for end in range(j, min(j + 5, len(view.tokens))):
         if end > j and not view.joined(end - 1):
             return None
@@ -272,8 +305,12 @@ def _street_en(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
 #: words before a street named without its number ("Walgreens on Clark St", "lives off Elm Road")
 _STREET_CUES: Final = word_set("on off along near")
 #: a street written as a mixed-case note writes one: an optional number, one to three capitalised words, a
-#: street type that names streets only ("4030 Bee Ridge Rd", "Clark St"; not "294,Dear Dr" or "000Units SQ")
-_PLAIN_STREET: Final = re.compile(r"(?:\d{1,6}[A-Z]? )?(?:[A-Z][a-z'’]+ ){1,3}([A-Z][a-z]+)\.?")
+#: street type that names streets only ("4030 Bee Ridge Rd", "Clark St"; not "294,Dear Dr" or "000Units SQ"),
+#: a directional before the name or after the type ("12 NE Elm St", "12 Elm St SW")
+_PLAIN_STREET: Final = re.compile(
+    r"(?:\d{1,6}[A-Z]? )?(?:(?:[NS][EW]?|[EW])\.? )?(?:[A-Z][a-z'’]+ ){1,3}([A-Z][a-z]+)\.?"
+    r"(?: (?:[NS][EW]?|[EW]))?"
+)
 
 
 def plain_street(text: str) -> bool:

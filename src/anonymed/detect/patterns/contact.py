@@ -29,8 +29,10 @@ _US: Final = re.compile(
     + r"(?![\w])",
     re.I,
 )
+#: a French number, national (0 and nine digits; a mistyped "00 ..." is read too) or after +33 / 0033; not
+#: after two capitals glued to it ("MN0023381945" is an ID; "est le06.98...", "Standard01..." are phones)
 _FR: Final = re.compile(
-    r"(?=[\d+(])(?<![\d+(])(?:(?:\+|00) ?33 ?(?:\(0\) ?)?0?[1-9]|\(33\) ?0?[1-9]|0\d)"
+    r"(?=[\d+(])(?<![\d+(])(?<!(?-i:[A-Z]{2}))(?:(?:\+|00) ?33 ?(?:\(0\) ?)?0?[1-9]|\(33\) ?0?[1-9]|0\d)"
     r"(?P<fsep>[ \u00a0./-]?)\d{2}"
     r"(?:(?P=fsep)\d{2}){3}" + _EXT + r"(?![\w])",
     re.I,
@@ -124,8 +126,9 @@ def _phones(scan: Scan) -> Iterator[Span]:
         if (match.group("intl") or "").startswith("0") and match.group("exchange")[0] in "01":
             start = match.start("area")  # no NANP number after "001": the prefix is not its country code
         yield _phone(scan, start, match.end(), 0.95 if cued else 0.85)
-    for match in _FR.finditer(scan.text):
-        yield _phone(scan, match.start(), match.end(), 0.9)
+    for match in _FR.finditer(scan.text):  # a national French number abroad yields to a cued identifier
+        national = match.group(0)[0] == "0" and not match.group(0).startswith("0033")
+        yield _phone(scan, match.start(), match.end(), 0.7 if national and scan.lang != "fr" else 0.9)
     text = scan.text
     international = "+" in text or "00" in text or "(" in text
     for match in _INTL.finditer(text) if international else ():

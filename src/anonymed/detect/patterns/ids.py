@@ -48,7 +48,9 @@ _CUES: Final = (
     ("device", r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?", frozenset({"en"})),
     ("license", r"dl ?[#:]", frozenset({"en"})),
     ("license", r"licen[cs]e|permis", None),
-    ("plan", r"policy|member id", None),
+    ("plan", r"policy|member id|subscriber id|insurance id|medicaid(?: id)?", None),
+    #: insurance and workers' compensation claims ("claim WC-2025-118274"), English only
+    ("other", r"claim(?: id)?", frozenset({"en"})),
     (
         "other",
         r"#|no\.|n°|nº|num[ée]ro|number|id|identifiant|identifier|r[ée]f\.?|r[ée]f[ée]rence|case|specimen|"
@@ -60,7 +62,8 @@ _CUES: Final = (
 _CUE_KEYS: Final = word_set(
     "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
     "encounter dossier billing no number identifier ref case specimen accession license licence rpps "
-    "adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl"
+    "adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl "
+    "subscriber insurance medicaid claim"
 )
 _CUE_SIGNS: Final = ("#", "°", "º")
 #: the subtypes of numbers named by a word of HIPAA's kinds (I, K, L, M) and of any other number

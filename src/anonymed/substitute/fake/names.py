@@ -77,6 +77,7 @@ def name_layout(
         named_before = any(roles[j] is not Role.KEEP for j in words[:n])
         if named_before and raw[i][1].casefold() in PREFIX_TITLES:
             roles[i] = Role.INITIAL if is_initial(raw[i][1]) else None
+    _keep_capital_particles(raw, roles, words, lang)
     names = [i for i, r in enumerate(roles) if r is None]
     comma = next((i for i, (_, t) in enumerate(raw) if t == ","), None)
     if comma is not None and any(i < comma for i in names) and any(i > comma for i in names):
@@ -85,6 +86,30 @@ def name_layout(
     else:
         _positional_roles(raw, roles, names, first_names, after_kin)
     return [Piece(o, t, r or Role.KEEP) for (o, t), r in zip(raw, roles, strict=True)]
+
+
+#: capitalised particles that open a French surname ("Mme Le Goff", "Le Bihan", "De Gaulle")
+_FRENCH_SURNAME_PARTICLES = frozenset({"le", "la", "de", "du"})
+
+
+def _keep_capital_particles(
+    raw: list[tuple[int, str]], roles: list[Role | None], words: list[int], lang: str
+) -> None:
+    """A capitalised particle between name words is kept ("Anne-Sophie Le Goff", "Maria De La Cruz",
+    "Nguyen Van An"), and in French one before a name word too ("Le Goff"): it is part of the surname, no
+    given name of its own."""
+    named_before = False
+    for n, i in enumerate(words[:-1]):
+        piece = raw[i][1]
+        particle = roles[i] is None and piece[0].isupper() and piece.casefold() in PARTICLES
+        if not particle:
+            named_before = named_before or roles[i] is None
+            continue
+        if roles[words[n + 1]] not in (None, Role.KEEP) or not raw[words[n + 1]][1][0].isupper():
+            named_before = True
+            continue
+        if named_before or (lang == "fr" and piece.casefold() in _FRENCH_SURNAME_PARTICLES):
+            roles[i] = Role.KEEP
 
 
 def _fixed_role(piece: str, count: int) -> Role | None:

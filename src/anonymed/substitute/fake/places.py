@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from anonymed.detect.patterns.addresses import DESIGNATORS
+from anonymed.detect.patterns.addresses import DESIGNATORS, SUFFIXES
 from anonymed.randomness import RandomSource
 from anonymed.substitute.fake.gazetteer import Gazetteer, Town, gazetteer, similar_in, us_towns_by_state
 from anonymed.substitute.places import place_key
@@ -45,9 +45,16 @@ _POSTCODE: Final = re.compile(r"(?<![\w])(\d{5}|\d{2} \d{3}|2[AB] ?\d{3})(?![\w]
 _CAPITALS: Final = re.compile(r"[A-Z]{2,5}")
 #: runs of an address: a postcode, a number, or words joined by spaces, hyphens and apostrophes
 _RUNS: Final = re.compile(
-    r"\d{2} \d{3}(?![\w])|2[AB] ?\d{3}|\d+|[^\W\d_]+(?:\.?(?:[ '’-]|\. ?)?[^\W\d_]+)*\.?"
+    r"\d{2} \d{3}(?![\w])|2[AB] ?\d{3}|\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH)(?![\w])|\d+|"
+    r"[^\W\d_]+(?:\.?(?:[ '’-]|\. ?)?[^\W\d_]+)*\.?"
 )
 _WORD: Final = re.compile(r"[^\W\d_]+")
+#: an ordinal street name ("45th Street", "W. 3RD ST"): its number and suffix
+_ORDINAL: Final = re.compile(r"(\d{1,3})(st|nd|rd|th|ST|ND|RD|TH)")
+#: the directionals of US street names before or after the name (USPS Publication 28, Appendix B): kept
+_DIRECTIONAL: Final = re.compile(
+    r"(?i:[NS][EW]?|[EW]|north|south|east|west|northeast|northwest|southeast|southwest)\.?"
+)
 #: words of addresses that name no place (kept)
 _GENERIC: Final = frozenset(
     {"bis", "ter", "cedex", "appt", "apt", "studio", "suite", "bat", "batiment", "bâtiment", "etage", "étage",
@@ -104,8 +111,8 @@ def place_kind(text: str, before: str, after: str, lang: str = "en") -> str:
     if any(ch.isdigit() for ch in stripped) or _STREET_NAME.search(stripped):
         return "address"
     key = place_key(stripped)
-    if key in places.states and (len(stripped) > 2 or stripped.isupper()):
-        return "state"
+    if key in places.states and (len(stripped) > 2 or stripped.isupper()) and state_after(after) is None:
+        return "state"  # "New York, NY" is the town: a state is not followed by a state
     if key in places.countries:
         return "country"
     if next_to_kind and places.town(stripped, country) is None:
@@ -267,13 +274,15 @@ def address(original: str, lang: str, rng: RandomSource) -> str:
     lang = lang if lang in STREETS else "en"
     place = rng.choice(gazetteer().communes) if lang == "fr" else town("", lang, rng)
     postcode = _POSTCODE.search(original)
-    town_at = postcode.end() if postcode else _town_start(original)
+    town_at = postcode.end() if postcode else _town_start(original, lang)
     out, cursor, unit_next = [], 0, False
-    for start, end, designator in _address_runs(original):
+    for start, end, designator in _split_at(_address_runs(original), town_at):
         out.append(original[cursor:start])
         cursor, text = end, original[start:end]
         if postcode is not None and start == postcode.start():
             out.append(_postcode_of(place, text, rng))
+        elif _ORDINAL.fullmatch(text):
+            out.append(_ordinal_like(text, rng))
         elif text[0].isdigit():
             out.append(_number_like(text, rng))
         elif designator or all(w.casefold() in _GENERIC for w in _WORD.findall(text)):
@@ -283,7 +292,7 @@ def address(original: str, lang: str, rng: RandomSource) -> str:
         elif start >= town_at and not _STREET_WORDS.search(text):
             out.append(_town_run(text, place, lang, rng))
         else:
-            out.append(apply_case(_street(text, lang, rng), case_pattern(text)))
+            out.append(_street_run(text, lang, rng))
         unit_next = designator
     out.append(original[cursor:])
     return "".join(out)
@@ -305,11 +314,33 @@ def _address_runs(original: str) -> list[tuple[int, int, bool]]:
     return runs
 
 
-def _town_start(original: str) -> int:
-    """Where the town of an address without postcode starts: after the last comma, unless a unit follows."""
+#: the end of a US street before a town written without a comma ("12 Oak Ave Springfield", "400 Elm St NW
+#: Washington"): a USPS suffix, a directional, a space and a capitalised word
+_STREET_END: Final = re.compile(
+    r"\b(?i:" + "|".join(sorted(SUFFIXES, key=len, reverse=True)) + r")\b\.?"
+    r"(?: (?:[NS][EW]?|[EW])\b\.?)? (?=[A-Z][a-z])"
+)
+
+
+def _split_at(runs: list[tuple[int, int, bool]], at: int) -> list[tuple[int, int, bool]]:
+    """The runs with the one that holds position ``at`` (a town's start after a space) cut there."""
+    out: list[tuple[int, int, bool]] = []
+    for start, end, designator in runs:
+        if start < at < end and not designator:
+            out += [(start, at - 1, False), (at, end, False)]
+        else:
+            out.append((start, end, designator))
+    return out
+
+
+def _town_start(original: str, lang: str) -> int:
+    """Where the town of an address without postcode starts: after the last comma, unless a unit follows;
+    without a comma, in English, after the street's suffix (and directional), unless a unit follows."""
     comma = original.rfind(",")
     if comma < 0:
-        return len(original)
+        ends = list(_STREET_END.finditer(original)) if lang == "en" else []
+        rest = original[ends[-1].end() :] if ends else ""
+        return ends[-1].end() if rest and not _UNIT_DESIGNATOR.match(rest) else len(original)
     rest = original[comma + 1 :].lstrip()
     return len(original) if rest.startswith("#") or _UNIT_DESIGNATOR.match(rest) else comma + 1
 
@@ -344,6 +375,23 @@ def _town_run(run: str, place: Town, lang: str, rng: RandomSource) -> str:
     return written
 
 
+def _street_run(run: str, lang: str, rng: RandomSource) -> str:
+    """A street run with its English directionals kept where they stand ("NE Peachtree Pl", "Elm St SW")."""
+    words = run.split(" ")
+    head = 0
+    tail = len(words)
+    if lang == "en":
+        while head < tail and _DIRECTIONAL.fullmatch(words[head]):
+            head += 1
+        while tail > head and _DIRECTIONAL.fullmatch(words[tail - 1]):
+            tail -= 1
+    name = " ".join(words[head:tail])
+    if head == tail or _STREET_WORDS.fullmatch(name):
+        return run  # directionals only ("W." before "45th"), a street word only ("Street" after "45th")
+    street = apply_case(_street(name, lang, rng), case_pattern(name))
+    return " ".join([*words[:head], street, *words[tail:]])
+
+
 def _street(run: str, lang: str, rng: RandomSource) -> str:
     """A street name run: its street word (and the words before it) kept, the name a generic one."""
     found = _STREET_WORDS.search(run)
@@ -361,6 +409,15 @@ def _number_like(digits: str, rng: RandomSource) -> str:
     if not digits.isdigit() or width == 1:
         return str(1 + rng.randbelow(9)) if digits.isdigit() else digits
     return str(10 ** (width - 1) + rng.randbelow(9 * 10 ** (width - 1)))
+
+
+def _ordinal_like(ordinal: str, rng: RandomSource) -> str:
+    """Another ordinal of the same width and case ("45th" -> "72nd", "3RD" -> "8TH")."""
+    number = _ORDINAL.fullmatch(ordinal)
+    assert number is not None
+    drawn = int(_number_like(number.group(1), rng))
+    suffix = "th" if 10 <= drawn % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(drawn % 10, "th")
+    return f"{drawn}{suffix.upper() if number.group(2).isupper() else suffix}"
 
 
 def _postcode_of(place: Town, layout: str, rng: RandomSource) -> str:
