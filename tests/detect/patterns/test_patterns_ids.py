@@ -167,6 +167,8 @@ def test_six_digit_numbers_are_ids_in_high_recall_mode() -> None:
         ("Insurance ID 88213477", ("ID/plan", "88213477")),
         ("Workers' comp claim WC-2025-118274.", ("ID/other", "WC-2025-118274")),  # had lost only its digits
         ("Claim number: 2025-118274-01", ("ID/other", "2025-118274-01")),
+        ("VA claim # 28 443 912. Reports", ("ID/other", "28 443 912")),  # a VA file number in groups
+        ("Campus police report #CPD-25-00871.", ("ID/other", "CPD-25-00871")),  # letters right after "#"
     ],
 )
 def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tuple[str, str]) -> None:
@@ -181,6 +183,8 @@ def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tup
         ("sn 2 tabs", "en"),
         ("pt claims 2 falls this week", "en"),
         ("claim 3 days ago", "en"),
+        ("claim 2 3 days", "en"),
+        ("bed #A then room #B12", "en"),  # letters after "#" still need four digits
         ("Medicaid pending since 2024", "en"),  # a year is no identifier
         ("glucose 120 mg/dl 4500 kcal", "en"),  # "dl" the unit, no "#"
         ("Glucose mg/dL: 1200450 fasting", "en"),  # "dL:" right after a slash is the unit

@@ -13,6 +13,7 @@ from anonymed.detect.tagger.decode import (
     drop_field_labels,
     drop_graded_numbers,
     drop_unlikely_common_words,
+    drop_valedictions,
     sentence_end,
     trust_key,
     written_contact,
@@ -189,10 +190,31 @@ def relatives(text: str) -> list[str]:
         ("son Has been updated", []),  # a common word is no name
         ("SON MICHAEL AWARE", []),  # in capitals the relation word says less (the model decides)
         ("son michael aware", []),  # not capitalised
+        ("son, Michael, called", ["Michael"]),  # after a comma: a listed first name
+        ("son, Has been updated", []),
     ],
 )
 def test_a_capitalised_name_after_a_relation_word_is_a_relative(text: str, names: list[str]) -> None:
     assert relatives(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        # the model had read these first names as places ("d'une fille, Passenans", "épouse, Villeneuve")
+        ("Accouchement d'une fille, Aminata.", {"Aminata": "LOCATION"}, ["Aminata"]),  # no place
+        ("Présence de son épouse, Nadia.", {"Nadia": "LOCATION"}, ["Nadia"]),
+        ("Son fils : Lucas, joignable", {"Lucas": "LOCATION"}, ["Lucas"]),
+        ("Sa fille Camille est venue", {}, ["Camille"]),
+        ("Sa fille, Lyon", {"Lyon": "LOCATION"}, []),  # a city of the gazetteer and no listed first name
+        ("Sa fille Marie Lyon", {"Marie": "LOCATION", "Lyon": "LOCATION"}, []),  # a place of two words
+        ("Fille, Rennes", {}, []),  # after a comma, only a listed first name
+    ],
+)
+def test_french_relatives_after_a_comma_or_read_as_places(
+    text: str, tagged: dict[str, str], names: list[str]
+) -> None:
+    assert after(partial(relatives_named, lists=name_lists(), lang="fr"), text, tagged) == names
 
 
 def trimmed(text: str, tagged: set[str]) -> list[str]:
@@ -206,6 +228,13 @@ def trimmed(text: str, tagged: set[str]) -> list[str]:
         ("Son voisin M. Lopez passe", {"voisin", "M", "Lopez", "passe"}, ["M", "Lopez"]),
         ("vu par dupont hier", {"dupont"}, ["dupont"]),  # no capitalised word: the model decides
         ("Mme Rose Martin", {"Rose", "Martin"}, ["Rose", "Martin"]),
+        (
+            "Épouse Monique présente",
+            {"Épouse", "Monique"},
+            ["Monique"],
+        ),  # a relation word at a sentence start
+        ("Fille Aminata", {"Fille", "Aminata"}, ["Aminata"]),
+        ("Épouse", {"Épouse"}, ["Épouse"]),  # alone, the model decides
     ],
 )
 def test_lower_case_words_at_a_names_edges_are_text(text: str, tagged: set[str], names: list[str]) -> None:
@@ -220,6 +249,8 @@ def test_lower_case_words_at_a_names_edges_are_text(text: str, tagged: set[str],
         ("écrire à abarasse.jl@fr demain", "fr", True),  # the end of an address, touching its "@"
         ("bip 4412", "4412", True),
         ("www.example.org", "www.example.org", True),
+        ("Fils : Karim, joignable.", "joignable", False),  # a sentence's full stop is no contact's sign
+        ("écrire à camille.roux@orange.fr", "camille", True),  # a dot inside an address is
     ],
 )
 def test_a_contact_holds_or_touches_a_digit_or_a_sign(text: str, target: str, kept: bool) -> None:
@@ -291,3 +322,20 @@ def test_a_name_particle_joins_the_words_around_it(
     text: str, labels: dict[str, str], names: list[str]
 ) -> None:
     assert after(bridge_particles, text, labels) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        ("Sincerely, Harold Lindqvist, MD", {"Sincerely", "Harold", "Lindqvist"}, ["Harold", "Lindqvist"]),
+        ("Best regards,\nDr. Amy Cole", {"regards", "Amy", "Cole"}, ["Amy", "Cole"]),
+        (
+            "Bien confraternellement\nDr Paul Morel",
+            {"confraternellement", "Paul", "Morel"},
+            ["Paul", "Morel"],
+        ),
+        ("Dr. Yours Truly Smith saw her", {"Yours", "Truly", "Smith"}, ["Yours", "Truly", "Smith"]),  # inside
+    ],
+)
+def test_a_letters_closing_word_is_no_name(text: str, tagged: set[str], names: list[str]) -> None:
+    assert after(drop_valedictions, text, tagged) == names

@@ -72,13 +72,28 @@ _NAMED_KINDS: Final = frozenset({"other", "plan", "license", "vehicle", "device"
 _FILLER_WORDS: Final = r"(?:est|étant|le|la|de|du|d['’]|is|number|no\.?|n°|num[ée]ro)(?![^\W\d_])"
 _FILLER: Final = r"[ \t]*+(?:(?:[:#=°.]|" + _FILLER_WORDS + r")[ \t]*+){0,4}"
 _VALUE: Final = r"(?P<value>(?:[A-Za-z]{1,4}-?)?\d[\dA-Za-z]*+(?:[-/.][\dA-Za-z]++){0,4}+)(?![\w]|[-/.]\w)"
-_CUED: Final = tuple(
-    (
-        subtype,
-        re.compile(opening(cue) + rf"(?<![\w#°/])(?:{cue})(?![^\W\d_])" + _FILLER + _VALUE, re.I),
-        languages,
-    )
-    for subtype, cue, languages in _CUES
+#: after a cue, a word cue ends its word; a sign ("#", "n°") may touch letters ("report #CPD-25-00871")
+_CUE_END: Final = r"(?:(?<=[#°º])|(?![^\W\d_]))"
+#: a claim number in groups of three digits, as the VA writes its file numbers ("VA claim # 28 443 912")
+_SPACED_CLAIM: Final = (
+    "other",
+    re.compile(
+        opening("claim") + r"(?<![\w#°/])claim" + _CUE_END + _FILLER
+        + r"(?P<value>\d{2,3}(?: \d{3}){2,3})(?![\w]|[-/.]\w| \d)",
+        re.I,
+    ),
+    frozenset({"en"}),
+)  # fmt: skip
+_CUED: Final = (
+    *(
+        (
+            subtype,
+            re.compile(opening(cue) + rf"(?<![\w#°/])(?:{cue}){_CUE_END}" + _FILLER + _VALUE, re.I),
+            languages,
+        )
+        for subtype, cue, languages in _CUES
+    ),
+    _SPACED_CLAIM,
 )
 _DECIMAL: Final = re.compile(r"\d+[.,]\d+")
 #: readings, not identifiers, after "#" or "ID": decimal ranges (95.8-97.2), pressures (34-40/24-30)

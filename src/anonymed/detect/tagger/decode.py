@@ -56,6 +56,23 @@ def drop_field_labels(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
             labels[index] = OUTSIDE
 
 
+#: the closing words of a letter, English and French ("Sincerely,", "Best regards,", "Confraternellement,")
+_VALEDICTIONS: Final = word_set(
+    "sincerely regards respectfully cordially yours thanks cordialement confraternellement salutations"
+)
+
+
+def drop_valedictions(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Untag a letter's closing word before its comma or line end, whatever label it was given ("Sincerely,
+    Harold Lindqvist, MD": "Sincerely" had become a surname)."""
+    for index, token in enumerate(tokens):
+        if labels[index] == OUTSIDE or fold(token.text) not in _VALEDICTIONS:
+            continue
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        if after is None or after.newline_before or after.before.startswith(","):
+            labels[index] = OUTSIDE
+
+
 #: words of a grade, a stage or a class that a small number follows ("diabète de type 2", "stade 3", "NYHA
 #: class 2"), English and French
 _GRADES: Final = word_set(
@@ -240,10 +257,12 @@ def label_runs(
 def written_contact(text: str, span: Span) -> bool:
     """Whether a span can be a contact: any but a ``CONTACT`` holds or touches a digit or one of ``@ . / :``
     (a phone, fax, pager, e-mail, URL or handle does, "fr" of "jl@fr" too; "joignable" and "ou" around a
-    French phone number do not)."""
+    French phone number do not, nor a word before a sentence's full stop)."""
     if span.label is not Label.CONTACT:
         return True
     written = text[max(0, span.start - 1) : span.end + 1]
+    if text[span.end : span.end + 1] == "." and not text[span.end + 1 : span.end + 2].strip():
+        written = written[:-1]  # a sentence's full stop ("joignable." after a number) is no contact's sign
     return any(char.isdigit() or char in "@./:" for char in written)
 
 

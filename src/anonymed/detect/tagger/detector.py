@@ -18,6 +18,7 @@ from anonymed.detect.tagger.decode import (
     drop_field_labels,
     drop_graded_numbers,
     drop_unlikely_common_words,
+    drop_valedictions,
     extend_initials,
     propagate,
     spans_of,
@@ -55,6 +56,8 @@ class LanguageDecoding:
     unlikely_common: bool = False
     #: untag lower-case common words at the edges of a capitalised name ("voisin M. Lopez passe")
     lower_edges: bool = False
+    #: tag a name right after a relation word ("sa fille, Aminata") without the other name rules of ``names``
+    relatives: bool = False
     #: hint sources whose spans count as found (tagged, and propagated to the note's other mentions)
     trusted_hints: tuple[str, ...] = ()
 
@@ -62,7 +65,7 @@ class LanguageDecoding:
 #: per language (chosen by patient-level cross-validation; French "M. Dupont" is Monsieur, not an initial,
 #: and the context rules and precision rules are English)
 DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
-    "fr": LanguageDecoding(unlikely_common=True, lower_edges=True),
+    "fr": LanguageDecoding(unlikely_common=True, lower_edges=True, relatives=True),
     "en": LanguageDecoding(
         ("NAME", "LOCATION"),
         initials=True,
@@ -207,7 +210,7 @@ class TaggerDetector(Detector[TaggerParams]):
         trusted = params.trusted_hints if params.trusted_hints is not None else defaults.trusted_hints
         found = trust_hints(tokens, hints, labels, frozenset(trusted)) if trusted else {}
         names = params.extend_names if params.extend_names is not None else defaults.names
-        if names:
+        if names or (params.extend_names is None and defaults.relatives):
             relatives = relatives_named(tokens, labels, name_lists(), lang or "en")
             found.setdefault("NAME", set()).update(relatives)
         if params.propagate:
@@ -230,5 +233,6 @@ class TaggerDetector(Detector[TaggerParams]):
         if defaults.lower_edges:
             trim_lower_edges(tokens, labels, name_lists(), lang or "en")
         drop_field_labels(tokens, labels)
+        drop_valedictions(tokens, labels)
         drop_graded_numbers(tokens, labels)
         return labels

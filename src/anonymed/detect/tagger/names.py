@@ -4,11 +4,12 @@ name's edges."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from anonymed.detect.lexicons.context import RELATIVES
-from anonymed.detect.lexicons.resources import NameLists
+from anonymed.detect.lexicons.detector import LexiconParams
+from anonymed.detect.lexicons.resources import NameLists, gazetteer
 from anonymed.detect.tagger.decode import label_runs
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold
@@ -44,17 +45,42 @@ def relatives_named(
     """Tag ``NAME`` on a capitalised word right after a relation word ("roommate Caitlin", "Daughter-in-law
     Priyanka", "son Michael") when it is a listed first name or no common word; their folded words."""
     named: set[str] = set()
+    places = gazetteer(LexiconParams().min_city_population).index
     for index in range(1, len(tokens)):
         word = tokens[index]
-        if labels[index] != OUTSIDE or word.before or word.newline_before or not _capitalised(word.text):
+        if word.newline_before or word.before not in _RELATION_GAPS or not _capitalised(word.text):
             continue
         key = fold(word.text)
         if len(key) < 2 or not word.text.isalpha() or (key not in lists.first and lists.is_common(key, lang)):
             continue
+        plain = labels[index] == OUTSIDE and not word.before
+        if not plain and not _first_name_not_place(labels, index, key, lists, places):
+            continue  # "fille, Aminata", "épouse : Nadia", where the model read a place
         if _relation_before(tokens, index):
             labels[index] = "NAME"
             named.add(key)
     return named
+
+
+#: what may stand between a relation word and the name: nothing, a comma ("sa fille, Aminata"), a colon
+_RELATION_GAPS: Final = frozenset({"", ",", ":"})
+
+
+def _first_name_not_place(
+    labels: list[str], index: int, key: str, lists: NameLists, places: Mapping[str, object]
+) -> bool:
+    """A listed first name or no gazetteer place, untagged or a place of one word."""
+    return (key in lists.first or key not in places) and _alone_as(labels, index, "LOCATION", OUTSIDE)
+
+
+def _alone_as(labels: list[str], index: int, *allowed: str) -> bool:
+    """Whether token ``index`` has one of ``allowed`` and is a run of one (its neighbours' labels differ)."""
+    if labels[index] not in allowed:
+        return False
+    same = labels[index]
+    before = labels[index - 1] if index > 0 else OUTSIDE
+    after = labels[index + 1] if index + 1 < len(labels) else OUTSIDE
+    return same == OUTSIDE or (before != same and after != same)
 
 
 def _relation_before(tokens: Sequence[TaggerToken], index: int) -> bool:
@@ -121,10 +147,18 @@ def trim_lower_edges(tokens: Sequence[TaggerToken], labels: list[str], lists: Na
     for first, last in label_runs(tokens, labels, "NAME"):
         run = list(range(first, last + 1))
         if any(tokens[i].text[:1].isupper() for i in run):
+            if len(run) > 1 and _relation_word(tokens[run[0]], lists):
+                labels[run.pop(0)] = OUTSIDE  # "Épouse Monique" at a sentence start
             while run and _lower_common(tokens[run[0]], lists, lang):
                 labels[run.pop(0)] = OUTSIDE
             while run and _lower_common(tokens[run[-1]], lists, lang):
                 labels[run.pop()] = OUTSIDE
+
+
+def _relation_word(token: TaggerToken, lists: NameLists) -> bool:
+    """A capitalised word for a relative that is no listed name ("Épouse", "Fille"; not "Fils"-like names)."""
+    key = fold(token.text)
+    return _capitalised(token.text) and key in RELATIVES and not lists.is_name(key)
 
 
 def _lower_common(token: TaggerToken, lists: NameLists, lang: str) -> bool:
