@@ -180,3 +180,18 @@ def test_french_surnames_with_le_keep_their_particle_in_the_surrogate() -> None:
         (rep,) = doc.replacements
         assert re.fullmatch(r"[A-ZÀ-Ý][\w-]+ Le [A-ZÀ-Ý][\w'-]+", rep.surrogate), rep.surrogate
         assert "Goff" not in rep.surrogate and "Anne" not in rep.surrogate
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_lone_first_name_after_a_staff_role_gets_a_first_name(seed: int) -> None:
+    """ "interpreter Olga" had become "interpreter Acevedo" (Olga is missing from Faker's en_US list)."""
+    person = next(p for p in Faker("en_US").providers if hasattr(p, "first_names"))
+    first_names = {name.casefold() for name in person.first_names}
+    for text, name in (("interpreter Olga used", "Olga"), ("PCA Keisha assisted", "Keisha")):
+        doc = Document("d", text, {"lang": "en"})
+        start = text.index(name)
+        doc = doc.with_spans([Span.of(text, start, start + len(name), Label.NAME)])
+        operators = {label: build_operator("tag") for label in Label}
+        operators[Label.NAME] = build_operator("fake")
+        (rep,) = Substituter(operators)(doc, RandomSource(seed)).replacements
+        assert rep.surrogate.casefold() in first_names, rep.surrogate

@@ -23,6 +23,7 @@ from anonymed.detect.tagger.names import (
     extend_names,
     join_hyphenated,
     relatives_named,
+    staff_named,
     trim_lower_edges,
 )
 from anonymed.detect.tokens import TaggerToken, alnum_tokens
@@ -339,3 +340,20 @@ def test_a_name_particle_joins_the_words_around_it(
 )
 def test_a_letters_closing_word_is_no_name(text: str, tagged: set[str], names: list[str]) -> None:
     assert after(drop_valedictions, text, tagged) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Pt speaks Russian; interpreter Olga (ID 5521) used.", ["Olga"]),  # had stayed
+        ("PCA Keisha assisted with bath.", ["Keisha"]),
+        ("PT Kayla to see pt tomorrow.", ["Kayla"]),
+        ("Sitter Jasmine at bedside", ["Jasmine"]),
+        ("PT Will see pt.", []),  # a common word
+        ("PT KAYLA TO SEE PT", []),  # in capitals the model decides
+        ("INTERPRETER Olga", []),  # a role word in capitals says less
+        ("interpreter Spanish present", []),  # no first name
+    ],
+)
+def test_a_listed_first_name_after_a_staff_role_is_a_name(text: str, names: list[str]) -> None:
+    assert after(partial(staff_named, lists=name_lists(), lang="en"), text, ()) == names

@@ -32,6 +32,7 @@ from anonymed.detect.tagger.names import (
     extend_names,
     join_hyphenated,
     relatives_named,
+    staff_named,
     trim_lower_edges,
 )
 from anonymed.detect.tagger.prune import prune_names
@@ -213,6 +214,8 @@ class TaggerDetector(Detector[TaggerParams]):
         if names or (params.extend_names is None and defaults.relatives):
             relatives = relatives_named(tokens, labels, name_lists(), lang or "en")
             found.setdefault("NAME", set()).update(relatives)
+        if names:
+            found.setdefault("NAME", set()).update(staff_named(tokens, labels, name_lists(), lang or "en"))
         if params.propagate:
             propagated = (
                 params.propagate_labels if params.propagate_labels is not None else defaults.propagate_labels

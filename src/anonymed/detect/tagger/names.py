@@ -13,7 +13,7 @@ from anonymed.detect.lexicons.resources import NameLists, gazetteer
 from anonymed.detect.tagger.decode import label_runs
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold
-from anonymed.substitute.fake.names import PARTICLES  # the particles the name surrogates keep
+from anonymed.substitute.fake.names import PARTICLES, is_staff_role  # shared with the name surrogates
 
 
 def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
@@ -57,6 +57,23 @@ def relatives_named(
         if not plain and not _first_name_not_place(labels, index, key, lists, places):
             continue  # "fille, Aminata", "épouse : Nadia", where the model read a place
         if _relation_before(tokens, index):
+            labels[index] = "NAME"
+            named.add(key)
+    return named
+
+
+def staff_named(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> set[str]:
+    """Tag ``NAME`` on a capitalised listed first name that is no common word right after a staff role
+    ("interpreter Olga", "PCA Keisha"); their folded words."""
+    named: set[str] = set()
+    for index in range(1, len(tokens)):
+        word, role = tokens[index], tokens[index - 1]
+        if labels[index] != OUTSIDE or word.before or word.newline_before or not _capitalised(word.text):
+            continue
+        key = fold(word.text)
+        if key not in lists.first or lists.is_common(key, lang):
+            continue
+        if is_staff_role(role.text):
             labels[index] = "NAME"
             named.add(key)
     return named

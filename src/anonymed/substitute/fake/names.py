@@ -202,6 +202,31 @@ OTHER_KIN = frozenset(
     {"partner", "spouse", "friend", "cousin", "sibling", "child", "grandchild", "conjoint", "conjointe",
      "ami", "amie", "cousine"}
 )  # fmt: skip
+#: staff written before a first name: role words in lower case or capitalised, role abbreviations in capitals
+#: ("interpreter Olga", "Sitter Jasmine", "PCA Keisha", "PT Kayla"); English
+STAFF_WORDS = frozenset(
+    {"interpreter", "translator", "sitter", "aide", "chaplain", "nurse", "tech", "technician", "therapist",
+     "doula", "midwife", "scribe", "volunteer", "caseworker", "coordinator", "navigator", "dietitian",
+     "pharmacist", "phlebotomist", "paramedic"}
+)  # fmt: skip
+STAFF_ABBREVIATIONS = frozenset(
+    {"PCA", "CNA", "RN", "LPN", "NP", "PA", "PT", "OT", "RT", "SW", "CM", "EMT", "CRNA", "PTA", "OTA", "SLP"}
+)
+_STAFF_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+$")
+
+
+def is_staff_role(word: str) -> bool:
+    """Whether ``word`` names a staff role before a first name: a role word not in capitals ("interpreter",
+    "Sitter") or a role abbreviation in capitals ("PCA", "RN")."""
+    return word in STAFF_ABBREVIATIONS or (fold(word) in STAFF_WORDS and not word.isupper())
+
+
+def staff_before(before: str) -> bool:
+    """Whether ``before`` ends with a staff role and a space ("interpreter ", "PCA ")."""
+    found = _STAFF_BEFORE.search(before)
+    return found is not None and is_staff_role(found.group(1))
+
+
 _KIN_WORD = re.compile(r"([^\W\d_]+(?:-[^\W\d_]+)?)(?:-in-laws?)?(?:['’]s)?[\s,:(]*$")
 
 

@@ -13,7 +13,9 @@ from faker import Faker
 
 from anonymed.dates.over89 import OVER89, cached_reference, check_marker
 from anonymed.dates.random_date import fake_date
+from anonymed.detect.lexicons.resources import name_lists
 from anonymed.detect.patterns.ids import reads_as_nir
+from anonymed.detect.tokens import fold
 from anonymed.document import Span, StateKey
 from anonymed.errors import ConfigError
 from anonymed.labels import Label
@@ -28,6 +30,7 @@ from anonymed.substitute.fake.names import (
     kin_before,
     name_layout,
     render_name,
+    staff_before,
     title_gender,
 )
 from anonymed.substitute.fake.numbers import (
@@ -199,12 +202,14 @@ class FakeOperator(Operator[FakeParams]):
         after = context.document.text[span.end : span.end + 8]
         kin = kin_before(before)
         gender = title_gender(before, span.text, after, context.lang) or (kin if kin != "any" else None)
+        # a listed first name after a staff role ("interpreter Olga") is one, though Faker's list lacks it
+        staff = staff_before(before) and fold(span.text) in name_lists().first
         layout = name_layout(
             span.text,
             lists.first,
             context.lang,
             after_title=ends_with_title(before, context.lang),
-            after_kin=kin is not None,
+            after_kin=kin is not None or staff,
         )
         return render_name(layout, draw)
 
