@@ -158,6 +158,19 @@ POSITIVE_PLACES = [
         "LOCATION/hospital",
     ),  # elision + hyphen
     ("Suivi au CHU de Rennes depuis 2019.", "fr", "CHU de Rennes", "LOCATION/hospital"),  # CHU de X
+    # a French institution named by capitalised common words (had been a name "EHPAD Les" and a place)
+    (
+        "Résidente de l'EHPAD Les Jardins d'Automne depuis 2020.",
+        "fr",
+        "EHPAD Les Jardins d'Automne",
+        "LOCATION/hospital",
+    ),
+    (
+        "Entrée par le SAMU à l'Hôpital Bichat le 15/06/2022",
+        "fr",
+        "Hôpital Bichat",
+        "LOCATION/hospital",
+    ),  # a number ends it
     ("12 rue de la Paix 75002 Paris", "fr", "12 rue de la Paix", "LOCATION/street"),  # French street
     ("47-83 Boulevard de l'Hôpital, 75013 Paris", "fr", "Paris", "LOCATION/city"),  # city after a zip
     ("94010 Créteil Cedex", "fr", "Créteil Cedex", "LOCATION/city"),  # unknown-size commune after a zip
@@ -264,3 +277,18 @@ def test_any_text_gives_spans_in_bounds_that_match_it(text: str, lang: str) -> N
         assert text[span.start : span.end] == span.text
         assert span.label in (Label.NAME, Label.LOCATION)
         assert 0.0 <= span.score <= 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("hospitalisée en hôpital de jour depuis mars", "fr"),  # common words in lower case name nothing
+        ("EHPAD LES JARDINS D'AUTOMNE", "fr"),  # a note in capitals tells no name by its capitals
+        (
+            "Transferred to Clinic For Care today",
+            "en",
+        ),  # English capitalises common words in names and titles
+    ],
+)
+def test_common_words_after_an_institution_word_need_a_french_capital(text: str, lang: str) -> None:
+    assert "LOCATION/hospital" not in found(text, lang).values()

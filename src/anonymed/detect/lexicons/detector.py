@@ -81,8 +81,9 @@ class LexiconDetector(Detector[LexiconParams]):
     def _places(self, view: View) -> list[Hit]:
         lists = name_lists()
         streets = street_hits(view, lists) + named_street_hits(view, lists)
-        hospitals = hospital_hits(view, lists)
-        cities = gazetteer_hits(view, gazetteer(self.params.min_city_population), lists)
+        places = gazetteer(self.params.min_city_population)
+        hospitals = hospital_hits(view, lists, places)
+        cities = gazetteer_hits(view, places, lists)
         cities += zip_city_hits(view)
         hospitals += facility_hits(view, lists)
         states = state_code_hits(view, us_state_codes(), cities)

@@ -137,7 +137,7 @@ def state_code_hits(view: View, codes: frozenset[str], after: list[Hit]) -> list
     return hits
 
 
-def hospital_hits(view: View, lists: NameLists) -> list[Hit]:
+def hospital_hits(view: View, lists: NameLists, places: Gazetteer | None = None) -> list[Hit]:
     """``Calvert Hospital``, ``Holy Cross Rehab``, ``Hôpital Bichat``, ``CHU de Rennes``, ``St. Agnes``."""
     hits: list[Hit] = []
     for i, token in enumerate(view.tokens):
@@ -145,7 +145,7 @@ def hospital_hits(view: View, lists: NameLists) -> list[Hit]:
         if key in cx.HOSPITAL_SUFFIXES and view.capital[i]:
             hit = _suffix(view, i, lists)
         elif key in cx.HOSPITAL_PREFIXES and view.capital[i]:
-            hit = _prefix(view, i, lists)
+            hit = _prefix(view, i, lists, places)
         elif key in cx.SAINTS and view.capital[i]:
             hit = _saint(view, i)
         else:
@@ -177,7 +177,29 @@ def _suffix(view: View, i: int, lists: NameLists) -> Hit | None:
     return (start, end, 0.8, "hospital")
 
 
-def _prefix(view: View, i: int, lists: NameLists) -> Hit | None:
+#: French institutions whose names are proper names made of common words ("Clinique du Parc", "EHPAD Les
+#: Tilleuls"); a "Centre de Soins" or an "Hôpital De Jour" names a kind of unit
+_PROPER_KINDS: Final = word_set("ehpad clinique polyclinique")
+#: a capitalised article opening the name marks a proper name in French typography ("Hôpital Les Portes")
+_ARTICLES: Final = frozenset({"Les", "Le", "La", "L'", "L’"})
+
+
+def _named_in_capitals(view: View, i: int, j: int) -> bool:
+    """A common word that names the institution of kind word ``i`` by its capital, in a French note that mixes
+    cases: after a kind whose names are proper names, or after a capitalised article ("EHPAD Les Jardins
+    d'Automne"); French writes common nouns in lower case."""
+    if view.lang != "fr" or not view.cased or view.tokens[j].shape != TITLE:
+        return False
+    return view.tokens[i].key in _PROPER_KINDS or view.tokens[i + 1].text in _ARTICLES
+
+
+def _town_in_capitals(view: View, j: int, places: Gazetteer | None) -> bool:
+    """A capitalised town of the gazetteer that is a common word too ("Centre Hospitalier de Beauvais")."""
+    token = view.tokens[j]
+    return places is not None and token.shape == TITLE and bool(places.candidates(token.key))
+
+
+def _prefix(view: View, i: int, lists: NameLists, places: Gazetteer | None) -> Hit | None:
     nxt = i + 1
     tails = cx.PREFIX_TAILS.get(view.tokens[i].key)
     if tails is not None and (
@@ -186,13 +208,18 @@ def _prefix(view: View, i: int, lists: NameLists) -> Hit | None:
         return None
     end = i + 1
     while end < len(view.tokens) and end - i <= 5 and view.joined(end - 1):
-        if not _name_word(view, end, lists, loose=True):
-            break
+        if not _name_word(view, end, lists, loose=True) or view.tokens[end].text[0].isdigit():
+            break  # "Clinique du Parc en 2019": a number ends the name
         end += 1
     while end > i + 1 and view.tokens[end - 1].key in _LINKS:
         end -= 1
     named = any(
-        view.tokens[j].key not in _LINKS and not lists.is_common(view.tokens[j].key, view.lang)
+        view.tokens[j].key not in _LINKS
+        and (
+            not lists.is_common(view.tokens[j].key, view.lang)
+            or _named_in_capitals(view, i, j)
+            or _town_in_capitals(view, j, places)
+        )
         for j in range(i + 1, end)
     )
     if not named:

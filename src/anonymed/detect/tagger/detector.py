@@ -110,7 +110,7 @@ class TaggerParams(DetectorParams):
     """
 
     #: chosen by patient-level cross-validation (docs/detection.md): English 0.971 / 0.905 at 0.9 against
-    #: 0.968 / 0.910 at 0.8; French 0.995 / 0.962 against 0.995 / 0.964
+    #: 0.968 / 0.910 at 0.8; French 0.996 / 0.961 against 0.994 / 0.964
     threshold: float = 0.9
     high_recall: bool = False
     high_recall_threshold: float = 0.95
