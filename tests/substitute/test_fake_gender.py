@@ -155,6 +155,8 @@ def _roles(text: str, lang: str = "en") -> list[tuple[str, Role]]:
         ("Le Goff", "fr", "Le"),  # "Mme Le Goff": a French surname's particle before it
         ("Maria De Souza", "en", "De"),  # between name words, in any language
         ("Nguyen Van An", "en", "Van"),
+        ("St. John", "en", "St"),  # a saint opening a surname ("Dr. St. John" had become "Theresa. Potter")
+        ("Sainte-Marie", "fr", "Sainte"),
     ],
 )
 def test_a_capitalised_particle_of_a_surname_is_kept(text: str, lang: str, kept: str) -> None:
@@ -195,3 +197,8 @@ def test_a_lone_first_name_after_a_staff_role_gets_a_first_name(seed: int) -> No
         operators[Label.NAME] = build_operator("fake")
         (rep,) = Substituter(operators)(doc, RandomSource(seed)).replacements
         assert rep.surrogate.casefold() in first_names, rep.surrogate
+
+
+def test_the_name_after_a_saint_is_a_surname() -> None:
+    roles = dict(_roles("St. John"))
+    assert roles["St"] is Role.KEEP and roles["John"] is Role.LAST  # "John" alone would be a first name

@@ -24,6 +24,7 @@ from anonymed.detect.tagger.names import (
     join_hyphenated,
     relatives_named,
     staff_named,
+    titled_places_named,
     trim_lower_edges,
 )
 from anonymed.detect.tokens import TaggerToken, alnum_tokens
@@ -357,3 +358,44 @@ def test_a_letters_closing_word_is_no_name(text: str, tagged: set[str], names: l
 )
 def test_a_listed_first_name_after_a_staff_role_is_a_name(text: str, names: list[str]) -> None:
     assert after(partial(staff_named, lists=name_lists(), lang="en"), text, ()) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        (
+            "Seen by Dr. St. John today.",
+            {"St": "LOCATION", "John": "LOCATION"},
+            ["St", "John"],
+        ),  # had been a town
+        (
+            "Dr. St. John. Transport by cab",
+            {w: "LOCATION" for w in ("St", "John", "Transport")},
+            ["St", "John"],
+        ),
+        ("Mr. Boston called", {"Boston": "LOCATION"}, ["Boston"]),
+        ("MS Boston noted", {"Boston": "LOCATION"}, []),  # "MS" in capitals is mental status
+        (
+            "Mr. John St. Clair called",
+            {"John": "NAME", "St": "LOCATION", "Clair": "LOCATION"},
+            ["John", "St", "Clair"],
+        ),
+        ("seen at St. Luke by John", {"St": "LOCATION", "Luke": "LOCATION", "John": "NAME"}, ["John"]),
+        ("moved to Boston", {"Boston": "LOCATION"}, []),
+    ],
+)
+def test_a_place_after_a_title_or_a_saint_after_a_name_is_a_name(
+    text: str, tagged: dict[str, str], names: list[str]
+) -> None:
+    assert after(titled_places_named, text, tagged) == names
+
+
+def test_english_names_lose_their_lower_case_common_edge_words() -> None:
+    """ "Mr. Seamus O'Neil-Smythe seen with wife" had come out "Mr. Benjamin Aaron-Juan cross with wife"."""
+    tagged = {"Seamus", "O", "Neil", "Smythe", "seen"}
+    text = "Pt Mr. Seamus O'Neil-Smythe seen with wife"
+    trimmed_en = after(partial(trim_lower_edges, lists=name_lists(), lang="en"), text, tagged)
+    assert trimmed_en == ["Seamus", "O", "Neil", "Smythe"]
+    note = "Date of Service: Tuesday, March 4, 2025 @ 1400. Pt Mr. Seamus O'Neil-Smythe seen with wife Maeve."
+    spans = build_detector("tagger").detect(Document("d", note, {"lang": "en"}))
+    assert "Seamus O'Neil-Smythe" in [span.text for span in spans]  # the shipped model had taken "seen" in

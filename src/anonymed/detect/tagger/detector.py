@@ -33,6 +33,7 @@ from anonymed.detect.tagger.names import (
     join_hyphenated,
     relatives_named,
     staff_named,
+    titled_places_named,
     trim_lower_edges,
 )
 from anonymed.detect.tagger.prune import prune_names
@@ -72,6 +73,7 @@ DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
         initials=True,
         names=True,
         prune=True,
+        lower_edges=True,
         trusted_hints=(
             "contexts.title",
             "contexts.credential",
@@ -229,6 +231,7 @@ class TaggerDetector(Detector[TaggerParams]):
             extend_names(tokens, labels, name_lists(), lang or "en")
             join_hyphenated(tokens, labels)
             bridge_particles(tokens, labels)
+            titled_places_named(tokens, labels)
         if params.prune if params.prune is not None else defaults.prune:
             prune_names(text, tokens, labels)
         if defaults.unlikely_common:

@@ -8,12 +8,13 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from anonymed.detect.lexicons.context import RELATIVES
+from anonymed.detect.lexicons.contexts_words import AMBIGUOUS_TITLES, TITLES
 from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import NameLists, gazetteer
-from anonymed.detect.tagger.decode import label_runs
+from anonymed.detect.tagger.decode import label_runs, sentence_end
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold
-from anonymed.substitute.fake.names import PARTICLES, is_staff_role  # shared with the name surrogates
+from anonymed.substitute.fake.names import PARTICLES, SAINTS, is_staff_role  # shared with the surrogates
 
 
 def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
@@ -109,6 +110,25 @@ def _relation_before(tokens: Sequence[TaggerToken], index: int) -> bool:
     return fold(tokens[before].text) in RELATIVES and not tokens[before].text.isupper()
 
 
+def titled_places_named(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on a place run right after a person's title on its line ("Dr. St. John", "Mr. Boston"): a
+    title names a person (ambiguous titles only as written for one, "Ms", not "MS" for mental status); and on
+    a saint and one word right after a name ("John St. Clair")."""
+    for first, last in label_runs(tokens, labels, "LOCATION"):
+        title = tokens[first - 1] if first > 0 else None
+        if title is None or tokens[first].newline_before or tokens[first].before not in ("", "."):
+            continue
+        key = fold(title.text)
+        written = not (key in AMBIGUOUS_TITLES and title.text.isupper())
+        titled = labels[first - 1] == OUTSIDE and key in TITLES and written
+        sainted = labels[first - 1] == "NAME" and last == first + 1 and fold(tokens[first].text) in SAINTS
+        if titled or sainted:
+            end = first
+            while end < last and not sentence_end(tokens[end], tokens[end + 1]):
+                end += 1  # "Dr. St. John. Transport by cab": the name ends with its sentence
+            labels[first : end + 1] = ["NAME"] * (end + 1 - first)
+
+
 def join_hyphenated(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
     """Tag ``NAME`` on a capitalised word joined by a bare hyphen to a tagged name ("Nguyen-Le", "Al-Hassan"):
     one surname, whose short part ("Le", "Al") the model reads as a common word."""
@@ -179,7 +199,10 @@ def _relation_word(token: TaggerToken, lists: NameLists) -> bool:
 
 
 def _lower_common(token: TaggerToken, lists: NameLists, lang: str) -> bool:
-    """A lower-case common word or word for a relative ("voisin" is a surname too)."""
+    """A lower-case common word or word for a relative ("voisin" is a surname too); in English of three
+    letters or more (a typo splits a surname as often: "Mr. Bweighou se is")."""
     text = token.text
     key = fold(text)
+    if lang == "en" and len(text) < 3:
+        return False
     return text.isalpha() and text.islower() and (key in RELATIVES or lists.is_common(key, lang))

@@ -88,6 +88,8 @@ def name_layout(
     return [Piece(o, t, r or Role.KEEP) for (o, t), r in zip(raw, roles, strict=True)]
 
 
+#: the saint of a surname before a name word ("Dr. St. John", "Saint-Exupéry"), kept like a particle
+SAINTS = frozenset({"st", "ste", "saint", "sainte"})
 #: capitalised particles that open a French surname ("Mme Le Goff", "Le Bihan", "De Gaulle")
 _FRENCH_SURNAME_PARTICLES = frozenset({"le", "la", "de", "du"})
 
@@ -101,14 +103,17 @@ def _keep_capital_particles(
     named_before = False
     for n, i in enumerate(words[:-1]):
         piece = raw[i][1]
-        particle = roles[i] is None and piece[0].isupper() and piece.casefold() in PARTICLES
+        folded = piece.casefold()
+        particle = roles[i] is None and piece[0].isupper() and (folded in PARTICLES or folded in SAINTS)
         if not particle:
             named_before = named_before or roles[i] is None
             continue
         if roles[words[n + 1]] not in (None, Role.KEEP) or not raw[words[n + 1]][1][0].isupper():
             named_before = True
             continue
-        if named_before or (lang == "fr" and piece.casefold() in _FRENCH_SURNAME_PARTICLES):
+        if folded in SAINTS:  # "St. John", "Sainte-Marie": the saint's name is the surname's
+            roles[i], roles[words[n + 1]] = Role.KEEP, Role.LAST
+        elif named_before or (lang == "fr" and folded in _FRENCH_SURNAME_PARTICLES):
             roles[i] = Role.KEEP
 
 
