@@ -202,3 +202,27 @@ def test_a_lone_first_name_after_a_staff_role_gets_a_first_name(seed: int) -> No
 def test_the_name_after_a_saint_is_a_surname() -> None:
     roles = dict(_roles("St. John"))
     assert roles["St"] is Role.KEEP and roles["John"] is Role.LAST  # "John" alone would be a first name
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "surnames"),
+    [
+        ("Odile Perrin épouse Lambert", "épouse", {"Perrin", "Lambert"}),  # "épouse" had become "philippine"
+        ("Mary Smith nee Jones", "nee", {"Smith", "Jones"}),  # "Smith" had become a second first name
+    ],
+)
+def test_marital_words_are_kept_and_the_names_around_them_are_surnames(
+    text: str, kept: str, surnames: set[str]
+) -> None:
+    roles = dict(_roles(text, "fr"))
+    assert roles[kept] is Role.KEEP
+    assert {word for word, role in roles.items() if role is Role.LAST} == surnames
+
+
+def test_a_name_after_nee_is_a_birth_name() -> None:
+    assert [p.role for p in name_layout("Martin", frozenset({"martin"}), "fr", after_marital=True)] == [
+        Role.LAST
+    ]
+    for seed in range(6):
+        doc = deidentify("Mme Odile Perrin épouse Lambert, née le 30/06/1948.", lang="fr", seed=seed)
+        assert " épouse " in doc.output and "Perrin" not in doc.output and "Lambert" not in doc.output

@@ -254,6 +254,15 @@ def test_a_street_keeps_its_directionals_and_ordinals_are_ordinals(
     assert not (set(words.findall(target)) - kept) & set(words.findall(out))
 
 
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3"])
+def test_french_units_keep_their_designator(patient: str) -> None:
+    """ "Bât. C" had become "de la Libération" (the accent kept "Bât" out of the unit designators)."""
+    target = "5 allée des Peupliers, Bât. C, Esc. 2, 25200 Montbéliard"
+    out = surrogate(f"Adresse : {target}.", target, "fr", patient=patient)
+    assert re.fullmatch(r"\d allée [^,]+, Bât\. [A-Z], Esc\. \d, \d{5} [^,]+", out), out
+    assert "Peupliers" not in out and "Bât. C" not in out
+
+
 def test_ordinals_get_their_english_suffix() -> None:
     drawn = {places._ordinal_like("45th", rng(n)) for n in range(60)}
     for ordinal in drawn:

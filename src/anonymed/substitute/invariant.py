@@ -34,7 +34,8 @@ _SPACES: Final = re.compile(r"\s+")
 _FUNCTION_WORDS: Final = frozenset(
     {"the", "of", "and", "at", "on", "in", "to", "from", "by", "for", "ago", "old", "am", "pm", "st", "nd",
      "rd", "th", "le", "la", "les", "de", "du", "des", "au", "aux", "en", "et", "il", "dans", "depuis",
-     "vers", "sur", "ne", "nee", "age", "agee", "er", "re", "eme", "e"}
+     "vers", "sur", "ne", "nee", "age", "agee", "er", "re", "eme", "e", "epouse", "ep", "veuve", "divorcee",
+     "dite", "dit"}
 )  # fmt: skip
 #: the generic parts of web addresses
 _WEB_WORDS: Final = frozenset(
@@ -56,7 +57,7 @@ _KIND_WORDS: Final = frozenset(
      "institut", "st", "av", "bis", "ter", "appt", "apt", "studio", "suite", "batiment", "bat", "etage",
      "square", "cours", "passage", "voie", "court", "way", "terrace", "apartment", "building", "bldg",
      "department", "dept", "floor", "fl", "room", "rm", "ste", "trailer", "trlr", "unit", "spc", "hangar",
-     "hngr", "chru"}
+     "hngr", "chru", "esc", "escalier", "appartement"}
 )  # fmt: skip
 #: the directionals of US street names (USPS Publication 28, Appendix B): "NE Peachtree Pl", "Elm St SW"
 _DIRECTIONALS: Final = frozenset(

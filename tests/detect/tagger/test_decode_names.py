@@ -22,6 +22,7 @@ from anonymed.detect.tagger.names import (
     bridge_particles,
     extend_names,
     join_hyphenated,
+    married_names,
     relatives_named,
     staff_named,
     titled_places_named,
@@ -399,3 +400,35 @@ def test_english_names_lose_their_lower_case_common_edge_words() -> None:
     note = "Date of Service: Tuesday, March 4, 2025 @ 1400. Pt Mr. Seamus O'Neil-Smythe seen with wife Maeve."
     spans = build_detector("tagger").detect(Document("d", note, {"lang": "en"}))
     assert "Seamus O'Neil-Smythe" in [span.text for span in spans]  # the shipped model had taken "seen" in
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names", "places"),
+    [
+        (
+            "Mme Jeanne Martin née Dupuis.",
+            {"Jeanne": "NAME", "Martin": "NAME"},
+            ["Jeanne", "Martin", "Dupuis"],
+            [],
+        ),
+        (
+            "Mme Martin née Dupuis.",
+            {"Martin": "NAME", "née": "LOCATION", "Dupuis": "LOCATION"},
+            ["Martin", "Dupuis"],
+            [],
+        ),
+        ("Elle est née à Lyon.", {"Lyon": "LOCATION"}, [], ["Lyon"]),  # born in a town
+        (
+            "née Saint Malo",
+            {"née": "LOCATION", "Saint": "LOCATION", "Malo": "LOCATION"},
+            [],
+            ["née", "Saint", "Malo"],
+        ),
+        ("née le 30/06/1948", {"Martin": "NAME"}, [], []),
+    ],
+)
+def test_a_name_after_nee_or_epouse_is_a_name(
+    text: str, tagged: dict[str, str], names: list[str], places: list[str]
+) -> None:
+    assert after(married_names, text, tagged) == names
+    assert after(married_names, text, tagged, "LOCATION") == places

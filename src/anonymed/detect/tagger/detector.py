@@ -31,6 +31,7 @@ from anonymed.detect.tagger.names import (
     bridge_particles,
     extend_names,
     join_hyphenated,
+    married_names,
     relatives_named,
     staff_named,
     titled_places_named,
@@ -216,6 +217,7 @@ class TaggerDetector(Detector[TaggerParams]):
         if names or (params.extend_names is None and defaults.relatives):
             relatives = relatives_named(tokens, labels, name_lists(), lang or "en")
             found.setdefault("NAME", set()).update(relatives)
+            married_names(tokens, labels)
         if names:
             found.setdefault("NAME", set()).update(staff_named(tokens, labels, name_lists(), lang or "en"))
         if params.propagate:

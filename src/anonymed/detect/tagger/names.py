@@ -110,6 +110,31 @@ def _relation_before(tokens: Sequence[TaggerToken], index: int) -> bool:
     return fold(tokens[before].text) in RELATIVES and not tokens[before].text.isupper()
 
 
+#: words before a birth or married name ("Jeanne Martin née Dupuis", "Mme Perrin épouse Lambert")
+_MARITAL_WORDS: Final = frozenset({"nee", "epouse", "veuve"})
+
+
+def married_names(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on a capitalised word right after "née" / "épouse" / "veuve" that follows a tagged name or
+    that the model read as a place ("Jeanne Martin née Dupuis": "née Dupuis" had become a village); the word
+    "née" itself is text."""
+    for index in range(1, len(tokens) - 1):
+        word, name = tokens[index], tokens[index + 1]
+        if fold(word.text) not in _MARITAL_WORDS or not word.text.islower() or not _capitalised(name.text):
+            continue
+        if name.newline_before or name.before or labels[index + 1] == "NAME":
+            continue
+        after_name = labels[index - 1] == "NAME" and not word.newline_before
+        if after_name or (labels[index + 1] == "LOCATION" and _alone_as(labels, index + 1, "LOCATION")):
+            labels[index + 1] = "NAME"
+            if labels[index] == "LOCATION":
+                labels[index] = OUTSIDE
+        elif labels[index + 1] == "LOCATION" and labels[index] == "LOCATION":  # "née Dupuis" one place
+            end = index + 2
+            if end >= len(tokens) or labels[end] != "LOCATION":
+                labels[index], labels[index + 1] = OUTSIDE, "NAME"
+
+
 def titled_places_named(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
     """Tag ``NAME`` on a place run right after a person's title on its line ("Dr. St. John", "Mr. Boston"): a
     title names a person (ambiguous titles only as written for one, "Ms", not "MS" for mental status); and on

@@ -58,10 +58,12 @@ def name_layout(
     *,
     after_title: bool = False,
     after_kin: bool = False,
+    after_marital: bool = False,
 ) -> list[Piece]:
     """Split a name span into pieces with roles; ``first_names`` (case-folded) decides lone words, and a lone
     name after a kin word is a first name (``after_kin``: "son Jamal", "niece (Tanisha)").
 
+    ``after_marital``: every name word is a surname ("née Martin").
     Titles are kept before the name only ("DUPONT Mr" holds a name part, not a title). In French a
     leading "M." or "MM." followed by another name word is a title (Monsieur), kept, unless the span
     follows another title (``after_title``: "Dr M. Durand" is an initial).
@@ -83,11 +85,42 @@ def name_layout(
     if comma is not None and any(i < comma for i in names) and any(i > comma for i in names):
         for i in names:
             roles[i] = Role.LAST if i < comma else Role.FIRST
+    elif after_marital:  # "née Martin": a birth name
+        for i in names:
+            roles[i] = Role.LAST
     else:
         _positional_roles(raw, roles, names, first_names, after_kin)
+    _surnames_before_marital_words(raw, roles, words)
     return [Piece(o, t, r or Role.KEEP) for (o, t), r in zip(raw, roles, strict=True)]
 
 
+_MARITAL_BEFORE = re.compile(r"(?<![^\W\d_])(née|nee|veuve)[ \t]+$", re.I)
+#: "épouse" is a wife too ("son épouse Svetlana"): a married name only after a name ("Perrin épouse ")
+_MARRIED_BEFORE = re.compile(r"[A-ZÀ-Ý][^\W\d_]*[ \t]+(?:épouse|epouse)[ \t]+$")
+
+
+def marital_before(before: str) -> bool:
+    """Whether ``before`` ends with "née ", "veuve " or a name and "épouse ": a birth or married name."""
+    return _MARITAL_BEFORE.search(before) is not None or _MARRIED_BEFORE.search(before) is not None
+
+
+def _surnames_before_marital_words(
+    raw: list[tuple[int, str]], roles: list[Role | None], words: list[int]
+) -> None:
+    """The name word right before "épouse" / "née" is a surname ("Odile Perrin épouse Lambert", "Mary Smith
+    nee Jones"), the word after it too."""
+    for n, i in enumerate(words):
+        if roles[i] is not Role.KEEP or raw[i][1].casefold() not in _MARITAL:
+            continue
+        for j in (words[n - 1] if n > 0 else None, words[n + 1] if n + 1 < len(words) else None):
+            if j is not None and roles[j] is Role.FIRST:
+                roles[j] = Role.LAST
+
+
+#: lower-case words joining a birth name and a married name ("Odile Perrin épouse Lambert", "veuve", "née")
+_MARITAL = frozenset(
+    {"épouse", "epouse", "ép", "ep", "née", "nee", "veuve", "divorcée", "divorcee", "dite", "dit"}
+)
 #: the saint of a surname before a name word ("Dr. St. John", "Saint-Exupéry"), kept like a particle
 SAINTS = frozenset({"st", "ste", "saint", "sainte"})
 #: capitalised particles that open a French surname ("Mme Le Goff", "Le Bihan", "De Gaulle")
@@ -123,7 +156,7 @@ def _fixed_role(piece: str, count: int) -> Role | None:
     if not piece[0].isalpha():
         return Role.RANDOM
     folded = piece.casefold()
-    if folded in TITLES or (count > 1 and piece.islower() and folded in PARTICLES):
+    if folded in TITLES or (count > 1 and piece.islower() and (folded in PARTICLES or folded in _MARITAL)):
         return Role.KEEP
     if is_initial(piece):
         return Role.INITIAL

@@ -28,6 +28,7 @@ from anonymed.substitute.fake.names import (
     Role,
     ends_with_title,
     kin_before,
+    marital_before,
     name_layout,
     render_name,
     staff_before,
@@ -210,6 +211,7 @@ class FakeOperator(Operator[FakeParams]):
             context.lang,
             after_title=ends_with_title(before, context.lang),
             after_kin=kin is not None or staff,
+            after_marital=marital_before(before),
         )
         return render_name(layout, draw)
 

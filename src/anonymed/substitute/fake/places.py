@@ -62,10 +62,14 @@ _GENERIC: Final = frozenset(
 )  # fmt: skip
 #: a secondary unit's designator (USPS Publication 28, C2) before its number or letter: "Apt 4B", "Ste. #2",
 #: "Bldg C"; a designator word with no unit after it ("Key West Blvd") is a name
+#: French ones: bâtiment, appartement, escalier, étage ("Bât. C", "Appt 12", "Esc. 2")
+_DESIGNATORS_FR: Final = (
+    "bâtiment", "batiment", "appartement", "escalier", "étage", "etage", "appt", "bât", "bat", "esc"
+)  # fmt: skip
 _UNIT_DESIGNATOR: Final = re.compile(
     r"(?<![\w])(?i:"
-    + "|".join(sorted(DESIGNATORS, key=len, reverse=True))
-    + r")\b\.?(?= ?#? ?\d| [A-Z](?![\w]))"
+    + "|".join(sorted((*DESIGNATORS, *_DESIGNATORS_FR), key=len, reverse=True))
+    + r")(?![\w])\.?(?= ?#? ?\d| [A-Z](?![\w]))"
 )
 #: the letters of a unit ("4B", "B2", "Apt C"): at most two, after or before a digit or after a designator
 _UNIT_LETTERS: Final = re.compile(r"[^\W\d_]{1,2}")
