@@ -192,3 +192,10 @@ def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tup
 )
 def test_short_identifier_names_need_an_identifier_after_them(text: str, lang: str) -> None:
     assert not any(label.startswith("ID") for label, _ in found(text, lang))
+
+
+def test_a_clinical_trial_registry_number_is_no_identifier_of_a_person() -> None:
+    """ClinicalTrials.gov identifiers ("NCT" and 8 digits) name a public study (had become "QZP90581074")."""
+    assert not found("Enrolled in NCT01234567 last year.")
+    assert ("ID/other", "NCT01234567") in found("ID: NCT01234567")  # a cue still makes it one
+    assert ("ID/other", "NCX01234567") in found("Enrolled in NCX01234567 last year.")

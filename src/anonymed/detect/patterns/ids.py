@@ -103,6 +103,8 @@ _LONG: Final = re.compile(r"(?=\d)(?<![\w.,/-])\d{8,24}(?![\w]|[.,/-]\d)")
 _SHORTER: Final = re.compile(r"(?=\d)(?<![\w.,/-])\d{6,7}(?![\w]|[.,/-]\d)")
 #: numbers joined by "x": ventilator settings (700x12x5, 500x14), sizes (3x4x2), repetitions
 _SETTING: Final = re.compile(r"(?<![\dA-Za-z])[A-Za-z]{0,4}\d++(?:[xX]\d*+)+[A-Za-z]{0,4}")
+#: a ClinicalTrials.gov identifier ("NCT" and eight digits)
+_TRIAL: Final = re.compile(r"NCT\d{8}")
 _MIXED: Final = re.compile(r"(?<![\w-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{7,24}(?![\w-])")
 
 PATTERNS: Final = (
@@ -199,6 +201,8 @@ def _bare(scan: Scan) -> Iterator[Span]:
         token = match.group(0)
         if _SETTING.fullmatch(token):
             continue  # 700x12x5: volume x rate (x PEEP), a ventilator setting; 3x4x5 a size
+        if _TRIAL.fullmatch(token):
+            continue  # a ClinicalTrials.gov study (NCT and 8 digits): a public registry's, no person's
         if sum(char.isdigit() for char in token) >= 5 and not scan.unit_follows(match.end()):
             yield scan.span(match.start(), match.end(), Label.ID, "other", 0.5)
     if scan.params.high_recall:
