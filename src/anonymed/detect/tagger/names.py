@@ -40,13 +40,17 @@ def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLi
             labels[candidate] = "NAME"
 
 
+#: the lexicons' gazetteer floor, read once
+_MIN_CITY_POPULATION: Final = LexiconParams().min_city_population
+
+
 def relatives_named(
     tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str
 ) -> set[str]:
     """Tag ``NAME`` on a capitalised word right after a relation word ("roommate Caitlin", "Daughter-in-law
     Priyanka", "son Michael") when it is a listed first name or no common word; their folded words."""
     named: set[str] = set()
-    places = gazetteer(LexiconParams().min_city_population).index
+    places = gazetteer(_MIN_CITY_POPULATION).index
     for index in range(1, len(tokens)):
         word = tokens[index]
         if word.newline_before or word.before not in _RELATION_GAPS or not _capitalised(word.text):
@@ -69,12 +73,12 @@ def staff_named(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLis
     named: set[str] = set()
     for index in range(1, len(tokens)):
         word, role = tokens[index], tokens[index - 1]
-        if labels[index] != OUTSIDE or word.before or word.newline_before or not _capitalised(word.text):
+        if not is_staff_role(role.text) or labels[index] != OUTSIDE or word.before or word.newline_before:
+            continue
+        if not _capitalised(word.text):
             continue
         key = fold(word.text)
-        if key not in lists.first or lists.is_common(key, lang):
-            continue
-        if is_staff_role(role.text):
+        if key in lists.first and not lists.is_common(key, lang):
             labels[index] = "NAME"
             named.add(key)
     return named
@@ -111,7 +115,7 @@ def _relation_before(tokens: Sequence[TaggerToken], index: int) -> bool:
 
 
 #: words before a birth or married name ("Jeanne Martin née Dupuis", "Mme Perrin épouse Lambert")
-_MARITAL_WORDS: Final = frozenset({"nee", "epouse", "veuve"})
+_MARITAL_WRITTEN: Final = frozenset({"née", "nee", "épouse", "epouse", "veuve"})
 
 
 def married_names(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
@@ -120,7 +124,7 @@ def married_names(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
     "née" itself is text."""
     for index in range(1, len(tokens) - 1):
         word, name = tokens[index], tokens[index + 1]
-        if fold(word.text) not in _MARITAL_WORDS or not word.text.islower() or not _capitalised(name.text):
+        if word.text not in _MARITAL_WRITTEN or not _capitalised(name.text):
             continue
         if name.newline_before or name.before or labels[index + 1] == "NAME":
             continue

@@ -250,13 +250,15 @@ STAFF_WORDS = frozenset(
 STAFF_ABBREVIATIONS = frozenset(
     {"PCA", "CNA", "RN", "LPN", "NP", "PA", "PT", "OT", "RT", "SW", "CM", "EMT", "CRNA", "PTA", "OTA", "SLP"}
 )
+#: the staff roles as written before a name: abbreviations in capitals, words in lower case or capitalised
+_STAFF_FORMS = STAFF_ABBREVIATIONS | STAFF_WORDS | {word.capitalize() for word in STAFF_WORDS}
 _STAFF_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+$")
 
 
 def is_staff_role(word: str) -> bool:
     """Whether ``word`` names a staff role before a first name: a role word not in capitals ("interpreter",
     "Sitter") or a role abbreviation in capitals ("PCA", "RN")."""
-    return word in STAFF_ABBREVIATIONS or (fold(word) in STAFF_WORDS and not word.isupper())
+    return word in _STAFF_FORMS
 
 
 def staff_before(before: str) -> bool:
