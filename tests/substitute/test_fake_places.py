@@ -263,6 +263,13 @@ def test_french_units_keep_their_designator(patient: str) -> None:
     assert "Peupliers" not in out and "Bât. C" not in out
 
 
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4"])
+def test_an_address_followed_by_its_state_gets_a_town_of_that_state(patient: str) -> None:
+    """ "12 Oak Ave, Springfield, IL 62701" had got a town of any state before ", IL"."""
+    out = surrogate("Lives at 12 Oak Ave, Springfield, IL 62701.", "12 Oak Ave, Springfield", patient=patient)
+    assert out.split(", ")[-1] in {t.name for t in us_towns_by_state()["IL"]}, out
+
+
 def test_ordinals_get_their_english_suffix() -> None:
     drawn = {places._ordinal_like("45th", rng(n)) for n in range(60)}
     for ordinal in drawn:

@@ -249,7 +249,7 @@ class FakeOperator(Operator[FakeParams]):
         pair = places.town_and_state(text, lang, rng) if kind == "town" else None
         if pair is not None:  # "Dayton, Ohio": a town of another state, and that state
             return apply_case(pair, case_pattern(text))
-        state = places.state_after(after) if kind == "town" else None
+        state = places.state_after(after) if kind in ("town", "address") else None
         value = self._place(kind, text, lang, rng, state)
         return apply_case(value, case_pattern(text))
 
@@ -262,7 +262,7 @@ class FakeOperator(Operator[FakeParams]):
         if kind == "abbreviation":
             return places.abbreviation(text, rng)
         if kind == "address":
-            return places.address(text, lang, rng)
+            return places.address(text, lang, rng, state=state)
         if kind == "state":
             return places.state(text, rng)
         if kind == "country":

@@ -84,10 +84,6 @@ STREETS: Final = {
            "des Jardins", "du Marché", "de la République", "de la Libération", "du Port", "des Champs",
            "de la Prairie", "du Soleil Levant", "des Fleurs"),
 }  # fmt: skip
-_STREET_TYPES: Final = {
-    "en": ("Street", "Avenue", "Road", "Lane", "Drive"),
-    "fr": ("rue", "avenue", "chemin"),
-}
 #: hospital names after the kind word (French) or before it (English): saints, virtues, landmarks
 HOSPITAL_NAMES: Final = {
     "en": ("St. Mary's", "St. Joseph's", "St. Luke's", "St. Agnes", "St. Anthony", "St. Vincent",
@@ -268,15 +264,16 @@ def ward(original: str, rng: RandomSource) -> str:
     return original[: letters.start()] + name + rest
 
 
-def address(original: str, lang: str, rng: RandomSource) -> str:
+def address(original: str, lang: str, rng: RandomSource, *, state: str | None = None) -> str:
     """The address rewritten run by run in its own layout (see the module docstring).
 
     Numbers get other numbers of their width, a postcode one of the new town's department, a street name
     run a generic street of the language (its street word kept), the run after the postcode or the last
-    comma a real town; generic words (bis, ter, cedex, appt) stay.
+    comma a real town (of the US state ``state`` when the note names one after the address); generic words
+    (bis, ter, cedex, appt) stay.
     """
     lang = lang if lang in STREETS else "en"
-    place = rng.choice(gazetteer().communes) if lang == "fr" else town("", lang, rng)
+    place = rng.choice(gazetteer().communes) if lang == "fr" else town("", lang, rng, state=state)
     postcode = _POSTCODE.search(original)
     town_at = postcode.end() if postcode else _town_start(original, lang)
     out, cursor, unit_next = [], 0, False
