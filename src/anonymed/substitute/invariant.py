@@ -21,9 +21,9 @@ import string
 from typing import Final
 
 from anonymed.dates import words
-from anonymed.detect.patterns.addresses import DESIGNATORS, SUFFIXES
+from anonymed.detect.patterns.addresses import DESIGNATORS, DIRECTIONALS, SUFFIXES
 from anonymed.randomness import RandomSource
-from anonymed.substitute.fake.names import PARTICLES, TITLES
+from anonymed.substitute.fake.names import MARITAL, PARTICLES, TITLES
 from anonymed.substitute.fake.numbers import MEASURE_WORDS
 from anonymed.substitute.shape import random_like
 
@@ -34,8 +34,7 @@ _SPACES: Final = re.compile(r"\s+")
 _FUNCTION_WORDS: Final = frozenset(
     {"the", "of", "and", "at", "on", "in", "to", "from", "by", "for", "ago", "old", "am", "pm", "st", "nd",
      "rd", "th", "le", "la", "les", "de", "du", "des", "au", "aux", "en", "et", "il", "dans", "depuis",
-     "vers", "sur", "ne", "nee", "age", "agee", "er", "re", "eme", "e", "epouse", "ep", "veuve", "divorcee",
-     "dite", "dit"}
+     "vers", "sur", "ne", "nee", "age", "agee", "er", "re", "eme", "e"}
 )  # fmt: skip
 #: the generic parts of web addresses
 _WEB_WORDS: Final = frozenset(
@@ -59,11 +58,6 @@ _KIND_WORDS: Final = frozenset(
      "department", "dept", "floor", "fl", "room", "rm", "ste", "trailer", "trlr", "unit", "spc", "hangar",
      "hngr", "chru", "esc", "escalier", "appartement"}
 )  # fmt: skip
-#: the directionals of US street names (USPS Publication 28, Appendix B): "NE Peachtree Pl", "Elm St SW"
-_DIRECTIONALS: Final = frozenset(
-    {"ne", "nw", "se", "sw", "north", "south", "east", "west", "northeast", "northwest", "southeast",
-     "southwest"}
-)  # fmt: skip
 
 
 def fold(text: str) -> str:
@@ -75,9 +69,10 @@ def _common_words() -> frozenset[str]:
     dated = {fold(name) for table in (*words.MONTHS.values(), *words.WEEKDAYS.values()) for name in table}
     units = {fold(unit) for unit in words.UNIT_WORDS}
     numbers = {fold(n) for table in words.NUMBER_WORDS.values() for n in table}
-    streets = {*SUFFIXES, *DESIGNATORS, *_DIRECTIONALS}  # USPS street suffixes, unit designators
-    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS, *_CONTACT_WORDS, *MEASURE_WORDS, *streets}
-    return frozenset({*TITLES, *PARTICLES, *dated, *units, *numbers, *generic})
+    streets = {*SUFFIXES, *DESIGNATORS, *DIRECTIONALS}  # USPS street suffixes, unit designators, directionals
+    marital = {fold(word) for word in MARITAL}  # "épouse", "née": the words of a married name
+    generic = {*_FUNCTION_WORDS, *_KIND_WORDS, *_WEB_WORDS, *_CONTACT_WORDS, *MEASURE_WORDS}
+    return frozenset({*TITLES, *PARTICLES, *dated, *units, *numbers, *generic, *streets, *marital})
 
 
 #: words of two or more letters that may survive in a surrogate (folded; see the module docstring)

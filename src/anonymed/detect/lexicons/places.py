@@ -8,6 +8,7 @@ from typing import Final
 from anonymed.detect.lexicons import context as cx
 from anonymed.detect.lexicons.names import NO, STRONG, UNKNOWN, View
 from anonymed.detect.lexicons.resources import Gazetteer, NameLists, us_state_codes
+from anonymed.detect.patterns.addresses import DIRECTIONAL_ABBREVIATIONS, DIRECTIONAL_WRITTEN, DIRECTIONALS
 from anonymed.detect.tokens import LOWER, OTHER, TITLE, UPPER, word_set
 
 #: a place hit: (first token, end token exclusive, score, subtype)
@@ -137,7 +138,7 @@ def state_code_hits(view: View, codes: frozenset[str], after: list[Hit]) -> list
     return hits
 
 
-def hospital_hits(view: View, lists: NameLists, places: Gazetteer | None = None) -> list[Hit]:
+def hospital_hits(view: View, lists: NameLists, places: Gazetteer) -> list[Hit]:
     """``Calvert Hospital``, ``Holy Cross Rehab``, ``Hôpital Bichat``, ``CHU de Rennes``, ``St. Agnes``."""
     hits: list[Hit] = []
     for i, token in enumerate(view.tokens):
@@ -193,13 +194,13 @@ def _named_in_capitals(view: View, i: int, j: int) -> bool:
     return view.tokens[i].key in _PROPER_KINDS or view.tokens[i + 1].text in _ARTICLES
 
 
-def _town_in_capitals(view: View, j: int, places: Gazetteer | None) -> bool:
+def _town_in_capitals(view: View, j: int, places: Gazetteer) -> bool:
     """A capitalised town of the gazetteer that is a common word too ("Centre Hospitalier de Beauvais")."""
     token = view.tokens[j]
-    return places is not None and token.shape == TITLE and bool(places.candidates(token.key))
+    return token.shape == TITLE and bool(places.candidates(token.key))
 
 
-def _prefix(view: View, i: int, lists: NameLists, places: Gazetteer | None) -> Hit | None:
+def _prefix(view: View, i: int, lists: NameLists, places: Gazetteer) -> Hit | None:
     nxt = i + 1
     tails = cx.PREFIX_TAILS.get(view.tokens[i].key)
     if tails is not None and (
@@ -281,18 +282,10 @@ def _strict_word(view: View, i: int) -> bool:
     return view.tokens[i].shape == TITLE if view.cased else view.kinds[i] != NO
 
 
-#: the directionals of US street names (USPS Publication 28, Appendix B), abbreviated or in full
-_DIRECTIONALS: Final = word_set(
-    "n s e w ne nw se sw north south east west northeast northwest southeast southwest"
-)
-#: of those, the abbreviations written after the street type ("Peachtree Pl NE")
-_POST_DIRECTIONALS: Final = word_set("n s e w ne nw se sw")
-
-
 def _street_en(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
     """``123 Main Street``; a directional before the name ("12 NE Peachtree Pl") or after the type."""
     hit = _street_en_name(view, start, j, lists)
-    if hit is None and _directional(view, j, _DIRECTIONALS) and view.joined(j):
+    if hit is None and _directional(view, j, DIRECTIONALS) and view.joined(j):
         hit = _street_en_name(view, start, j + 1, lists)
     if hit is None:
         return None
@@ -302,7 +295,7 @@ def _street_en(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
         after < len(view.tokens)
         and not last.newline
         and last.gap == ""
-        and _directional(view, after, _POST_DIRECTIONALS)
+        and _directional(view, after, DIRECTIONAL_ABBREVIATIONS)  # "Peachtree Pl NE"
     ):
         return (start, after + 1, hit[2], hit[3])
     return hit
@@ -335,8 +328,8 @@ _STREET_CUES: Final = word_set("on off along near")
 #: street type that names streets only ("4030 Bee Ridge Rd", "Clark St"; not "294,Dear Dr" or "000Units SQ"),
 #: a directional before the name or after the type ("12 NE Elm St", "12 Elm St SW")
 _PLAIN_STREET: Final = re.compile(
-    r"(?:\d{1,6}[A-Z]? )?(?:(?:[NS][EW]?|[EW])\.? )?(?:[A-Z][a-z'’]+ ){1,3}([A-Z][a-z]+)\.?"
-    r"(?: (?:[NS][EW]?|[EW]))?"
+    rf"(?:\d{{1,6}}[A-Z]? )?(?:{DIRECTIONAL_WRITTEN}\.? )?(?:[A-Z][a-z'’]+ ){{1,3}}([A-Z][a-z]+)\.?"
+    rf"(?: {DIRECTIONAL_WRITTEN})?"
 )
 
 

@@ -38,6 +38,13 @@ _SUFFIXES: Final = (
 )
 #: the same suffixes as a set of lower-case words
 SUFFIXES: Final = frozenset(_SUFFIXES.split())
+#: USPS Publication 28, Appendix B: the directionals of street names, abbreviated ("NE") and in full
+DIRECTIONAL_ABBREVIATIONS: Final = frozenset(["n", "s", "e", "w", "ne", "nw", "se", "sw"])
+DIRECTIONALS: Final = DIRECTIONAL_ABBREVIATIONS | frozenset(
+    ["north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]
+)
+#: a directional abbreviation as written, in capitals ("N", "SW"), as a pattern
+DIRECTIONAL_WRITTEN: Final = r"(?:[NS][EW]?|[EW])"
 #: abbreviations that clinical text writes in capitals for something else: a scan (CT), a lymph node (LN),
 #: subcutaneous (SQ), platelets (PL), atrioventricular (AV)
 _NOT_IN_CAPITALS: Final = frozenset({"ct", "ln", "sq", "pl", "av"})

@@ -14,7 +14,7 @@ from anonymed.detect.lexicons.resources import NameLists, gazetteer
 from anonymed.detect.tagger.decode import label_runs, sentence_end
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold
-from anonymed.substitute.fake.names import PARTICLES, SAINTS, is_staff_role  # shared with the surrogates
+from anonymed.substitute.fake.names import BIRTH_OR_MARRIED, PARTICLES, SAINTS, is_staff_role  # as surrogates
 
 
 def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
@@ -114,17 +114,13 @@ def _relation_before(tokens: Sequence[TaggerToken], index: int) -> bool:
     return fold(tokens[before].text) in RELATIVES and not tokens[before].text.isupper()
 
 
-#: words before a birth or married name ("Jeanne Martin née Dupuis", "Mme Perrin épouse Lambert")
-_MARITAL_WRITTEN: Final = frozenset({"née", "nee", "épouse", "epouse", "veuve"})
-
-
 def married_names(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
     """Tag ``NAME`` on a capitalised word right after "née" / "épouse" / "veuve" that follows a tagged name or
     that the model read as a place ("Jeanne Martin née Dupuis": "née Dupuis" had become a village); the word
     "née" itself is text."""
     for index in range(1, len(tokens) - 1):
         word, name = tokens[index], tokens[index + 1]
-        if word.text not in _MARITAL_WRITTEN or not _capitalised(name.text):
+        if word.text not in BIRTH_OR_MARRIED or not _capitalised(name.text):
             continue
         if name.newline_before or name.before or labels[index + 1] == "NAME":
             continue

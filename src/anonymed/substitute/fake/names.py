@@ -110,17 +110,17 @@ def _surnames_before_marital_words(
     """The name word right before "épouse" / "née" is a surname ("Odile Perrin épouse Lambert", "Mary Smith
     nee Jones"), the word after it too."""
     for n, i in enumerate(words):
-        if roles[i] is not Role.KEEP or raw[i][1].casefold() not in _MARITAL:
+        if roles[i] is not Role.KEEP or raw[i][1].casefold() not in MARITAL:
             continue
         for j in (words[n - 1] if n > 0 else None, words[n + 1] if n + 1 < len(words) else None):
             if j is not None and roles[j] is Role.FIRST:
                 roles[j] = Role.LAST
 
 
+#: words right before a birth or a married name ("née Dupuis", "veuve Martin", "Perrin épouse Lambert")
+BIRTH_OR_MARRIED = frozenset({"née", "nee", "veuve", "épouse", "epouse"})
 #: lower-case words joining a birth name and a married name ("Odile Perrin épouse Lambert", "veuve", "née")
-_MARITAL = frozenset(
-    {"épouse", "epouse", "ép", "ep", "née", "nee", "veuve", "divorcée", "divorcee", "dite", "dit"}
-)
+MARITAL = BIRTH_OR_MARRIED | {"ép", "ep", "divorcée", "divorcee", "dite", "dit"}
 #: the saint of a surname before a name word ("Dr. St. John", "Saint-Exupéry"), kept like a particle
 SAINTS = frozenset({"st", "ste", "saint", "sainte"})
 #: capitalised particles that open a French surname ("Mme Le Goff", "Le Bihan", "De Gaulle")
@@ -156,7 +156,7 @@ def _fixed_role(piece: str, count: int) -> Role | None:
     if not piece[0].isalpha():
         return Role.RANDOM
     folded = piece.casefold()
-    if folded in TITLES or (count > 1 and piece.islower() and (folded in PARTICLES or folded in _MARITAL)):
+    if folded in TITLES or (count > 1 and piece.islower() and (folded in PARTICLES or folded in MARITAL)):
         return Role.KEEP
     if is_initial(piece):
         return Role.INITIAL

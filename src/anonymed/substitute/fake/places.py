@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from anonymed.detect.patterns.addresses import DESIGNATORS, SUFFIXES
+from anonymed.detect.patterns.addresses import DESIGNATORS, DIRECTIONAL_WRITTEN, DIRECTIONALS, SUFFIXES
 from anonymed.randomness import RandomSource
 from anonymed.substitute.fake.gazetteer import Gazetteer, Town, gazetteer, similar_in, us_towns_by_state
 from anonymed.substitute.places import place_key
@@ -52,9 +52,7 @@ _WORD: Final = re.compile(r"[^\W\d_]+")
 #: an ordinal street name ("45th Street", "W. 3RD ST"): its number and suffix
 _ORDINAL: Final = re.compile(r"(\d{1,3})(st|nd|rd|th|ST|ND|RD|TH)")
 #: the directionals of US street names before or after the name (USPS Publication 28, Appendix B): kept
-_DIRECTIONAL: Final = re.compile(
-    r"(?i:[NS][EW]?|[EW]|north|south|east|west|northeast|northwest|southeast|southwest)\.?"
-)
+_DIRECTIONAL: Final = re.compile(r"(?i:" + "|".join(sorted(DIRECTIONALS, key=len, reverse=True)) + r")\.?")
 #: words of addresses that name no place (kept)
 _GENERIC: Final = frozenset(
     {"bis", "ter", "cedex", "appt", "apt", "studio", "suite", "bat", "batiment", "bâtiment", "etage", "étage",
@@ -319,7 +317,7 @@ def _address_runs(original: str) -> list[tuple[int, int, bool]]:
 #: Washington"): a USPS suffix, a directional, a space and a capitalised word
 _STREET_END: Final = re.compile(
     r"\b(?i:" + "|".join(sorted(SUFFIXES, key=len, reverse=True)) + r")\b\.?"
-    r"(?: (?:[NS][EW]?|[EW])\b\.?)? (?=[A-Z][a-z])"
+    rf"(?: {DIRECTIONAL_WRITTEN}\b\.?)? (?=[A-Z][a-z])"
 )
 
 
