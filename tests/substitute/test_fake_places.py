@@ -254,6 +254,29 @@ def test_a_street_keeps_its_directionals_and_ordinals_are_ordinals(
     assert not (set(words.findall(target)) - kept) & set(words.findall(out))
 
 
+#: a town's name as the gazetteer writes it ("Kaimukī", "Coeur d'Alene", "Winston-Salem")
+_TOWN = r"[^\W\d_][\w .'’-]+"
+
+
+@pytest.mark.parametrize(
+    ("target", "check"),
+    [
+        # a British street and its town in one span had become one town ("Larkspur Close, Harrogate" ->
+        # "Imperial"), a parkway or a trail lost its street word ("Old Mill Pkwy" -> "Walnut")
+        ("Larkspur Close, Harrogate", rf"{_STREET_NAME} Close, {_TOWN}"),
+        ("7 Chapel Mews, York", rf"\d {_STREET_NAME} Mews, {_TOWN}"),
+        ("88 Old Mill Pkwy", rf"\d{{2}} {_STREET_NAME} Pkwy"),
+        ("400 Eagle Trail, Boise", rf"\d{{3}} {_STREET_NAME} Trail, {_TOWN}"),
+    ],
+)
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3"])
+def test_british_and_us_street_words_are_kept_with_a_new_name(target: str, check: str, patient: str) -> None:
+    out = surrogate(f"Lives at {target} with her son.", target, patient=patient)
+    assert re.fullmatch(check, out), out
+    names = {"Larkspur", "Harrogate", "Chapel", "York", "Old", "Mill", "Eagle", "Boise"}
+    assert not names & set(re.findall(r"[A-Za-z]+", out))
+
+
 @pytest.mark.parametrize("patient", ["p1", "p2", "p3"])
 def test_french_units_keep_their_designator(patient: str) -> None:
     """ "Bât. C" had become "de la Libération" (the accent kept "Bât" out of the unit designators)."""

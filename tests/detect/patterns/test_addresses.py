@@ -106,3 +106,33 @@ def test_units_are_english_only() -> None:
 )
 def test_suffix_alternatives_are_capitalised_longest_first(words: str, capitals: bool, expected: str) -> None:
     assert addresses._alternatives(words, capitals=capitals) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "street", "town"),
+    [
+        ("Pt resides at 88 Old Mill Pkwy, Crescent City, CA.", "88 Old Mill Pkwy", "Crescent City"),
+        ("LIVES AT 45 ELM ST, DAKOTA CITY, NE", "45 ELM ST", "DAKOTA CITY"),
+        ("12 Oak Ave, Apt 4, Hodgkins, IL", "12 Oak Ave, Apt 4", "Hodgkins"),
+        ("7 Chapel Mews NW, Glen Echo, MD", "7 Chapel Mews NW", "Glen Echo"),
+    ],
+)
+def test_a_street_its_town_and_state_give_the_town_without_a_zip_code(
+    text: str, street: str, town: str
+) -> None:
+    spans = found(text)
+    assert ("LOCATION/street", street) in spans
+    assert ("LOCATION/city", town) in spans
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rm 12, Crescent City, CA",  # no street
+        "88 Old Mill, Crescent City, CA",  # no street suffix
+        "88 Old Mill Pkwy, Crescent City",  # no state after the town
+        "88 Old Mill Pkwy, Crescent City, California",  # a state's name: the gazetteer's part
+    ],
+)
+def test_no_town_without_the_whole_address_line(text: str) -> None:
+    assert not any(label == "LOCATION/city" for label, _ in found(text))

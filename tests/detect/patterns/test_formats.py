@@ -116,6 +116,34 @@ def test_near_misses_are_not_taken_for_the_format(text: str, value: str, label: 
     assert (label, value) not in labels(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("verified identity with DOB and last 4 SSN 4471.", "4471"),
+        ("last four of her social security number: 0937", "0937"),
+        ("SSN ending in 2210, confirmed", "2210"),
+        ("SSN (last 4) 8812", "8812"),
+        ("SSN XXX-XX-6643 on file", "6643"),
+        ("ss# ***-**-1029", "1029"),
+    ],
+)
+def test_the_last_four_digits_of_an_ssn_are_an_identifier(text: str, value: str) -> None:
+    assert ("ID/other", value) in labels(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "last 4 days SSN pending 2210",  # "last 4" of something else
+        "SSN on file, 4 weeks ago, 2210 mL",
+        "XXX-XX-66431",  # five digits after the mask
+        "last 4 readings 1200",
+    ],
+)
+def test_four_digits_without_their_ssn_announcement_are_not_its_last_four(text: str) -> None:
+    assert not any(value.isdigit() and len(value) == 4 for _, value in labels(text))
+
+
 def test_a_valid_check_digit_raises_the_score_and_a_wrong_one_lowers_it() -> None:
     valid = spans("IBAN GB82 WEST 1234 5698 7654 32")["GB82 WEST 1234 5698 7654 32"]
     typo = spans("IBAN GB82 WEST 1234 5698 7654 33")["GB82 WEST 1234 5698 7654 33"]

@@ -110,6 +110,7 @@ def test_nir_shaped_numbers_without_a_valid_key_are_other_ids(text: str, expecte
         ("Dossier N° 9281973 du", "fr", ("ID/account", "9281973")),  # dossier
         ("N° RPPS 2003968383.", "fr", ("ID/other", "2003968383")),  # professional id
         ("specimen no. SP-2231-77 sent", "en", ("ID/other", "SP-2231-77")),  # letters and dashes
+        ("Requisition 7729-4481-0  Collected", "en", ("ID/other", "7729-4481-0")),  # a lab order's number
         ("Identifiant de la visite: 42bg98765", "fr", ("ID/account", "42bg98765")),  # mixed value
     ],
 )

@@ -43,6 +43,32 @@ def test_no_header_without_its_shape(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Patient: HALVORSEN, INGRID M    DOB 2/2/1951", "HALVORSEN, INGRID M"),
+        ("PATIENT NAME: Ng, Theodore", "Ng, Theodore"),
+        ("Name: O'Brien-Walsh, Siobhan", "O'Brien-Walsh, Siobhan"),
+        ("Re. pt: VAN DER BERG, ANNEKE J.", "VAN DER BERG, ANNEKE J."),
+    ],
+)
+def test_a_surname_comma_given_name_after_a_field_label_is_the_patient(text: str, name: str) -> None:
+    assert ("NAME/patient", name) in labels(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PT: ALERT, ORIENTED X3",  # common words after the label
+        "Patient: awake, calm",  # lower case
+        "Patient: Stable, Afebrile",
+        "outpatient: Monday, Tuesday",  # the label inside a word
+    ],
+)
+def test_no_name_field_of_common_words(text: str) -> None:
+    assert not any(label.startswith("NAME") for label, _ in labels(text))
+
+
+@pytest.mark.parametrize(
     ("text", "author", "typist"),
     [
         ("Plan as above.\nABC/xyz\nD: 01/02/2020 T: 01/03/2020", "ABC", "xyz"),
@@ -51,6 +77,20 @@ def test_no_header_without_its_shape(text: str) -> None:
     ],
 )
 def test_dictation_initials_lines(text: str, author: str, typist: str) -> None:
+    found = labels(text)
+    assert ("NAME/clinician", author) in found
+    assert ("NAME", typist) in found
+
+
+@pytest.mark.parametrize(
+    ("text", "author", "typist"),
+    [
+        ("Signed on 11/20/2026 at 16:42. Dictated by: PYG/kld", "PYG", "kld"),
+        ("Transcribed by JS/mk on 01/03/2020", "JS", "mk"),
+        ("DICTATED BY: RTW/jl.", "RTW", "jl"),
+    ],
+)
+def test_dictation_initials_after_dictated_by(text: str, author: str, typist: str) -> None:
     found = labels(text)
     assert ("NAME/clinician", author) in found
     assert ("NAME", typist) in found

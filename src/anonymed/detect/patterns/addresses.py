@@ -34,7 +34,7 @@ _ALONE_SUITE: Final = "Suite|SUITE|Ste|STE"
 _SUFFIXES: Final = (
     "street st avenue ave av road rd boulevard blvd lane ln drive dr court ct way place pl terrace ter "
     "parkway pkwy highway hwy circle cir square sq trail trl pike turnpike tpke plaza plz alley aly row "
-    "crescent close grove walk route rte expressway expy freeway fwy"
+    "crescent close grove walk route rte expressway expy freeway fwy mews"
 )
 #: the same suffixes as a set of lower-case words
 SUFFIXES: Final = frozenset(_SUFFIXES.split())
@@ -83,6 +83,26 @@ STREET_UNIT: Final = re.compile(
     rf" {_CAPS_WORD}(?:[ -]{_CAPS_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=True)})"
     rf")\b\.?(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT}){{1,2}}"
 )
+#: the two-letter codes of the US states, DC and the territories (USPS Publication 28, Appendix B)
+_STATE_CODES: Final = (
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY "
+    "NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP"
+)
+STATE_CODES: Final = tuple(_STATE_CODES.split())
+_STATE: Final = "|".join(STATE_CODES)
+#: a town of one to three capitalised words or words in capitals
+_TOWN: Final = r"(?:[A-Z][a-z'’]+|[A-Z]{3,})(?:[ -](?:[A-Z][a-z'’]+|[A-Z]{3,})){0,2}"
+#: a delivery line and the last line of a US address on one line, without a ZIP code (USPS Publication 28, 2:
+#: number, street name, suffix, unit; city, state): "88 Old Mill Pkwy, Crescent City, CA"; the town is found
+#: here even when it is too small for the gazetteer
+STREET_TOWN_STATE: Final = re.compile(
+    rf"(?P<street>{_STREET_NUMBER}(?:"
+    rf" {_TITLE_WORD}(?:[ -]{_TITLE_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=False)})"
+    rf"|"
+    rf" {_CAPS_WORD}(?:[ -]{_CAPS_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=True)})"
+    rf")\b\.?(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT})?)"
+    rf", (?P<town>{_TOWN}),? (?:{_STATE})(?![\w-]|\.\w)"
+)
 #: "Apt. 236", "APARTMENT 7": never a hospital's word when capitalised
 APARTMENT: Final = re.compile(
     opening(_ALONE_APARTMENT) + rf"\b(?:{_ALONE_APARTMENT})\b\.? ?{_NUMBER}{_NUMBER_END}"
@@ -98,6 +118,8 @@ _ANY_SUFFIX: Final = _alternatives(_SUFFIXES, capitals=False) + "|" + _alternati
 SUFFIX_THEN_UNIT: Final = re.compile(
     opening(_ANY_SUFFIX) + rf"\b(?:{_ANY_SUFFIX})\b\.?(?: [NSEW]{{1,2}}\.?)?,? (?:#|\d|{_DESIGNATOR})"
 )
+#: a comma and a state code: the end of an address's last line
+COMMA_STATE: Final = re.compile(rf", ?(?:{_STATE})\b")
 _ANY_ALONE: Final = _ALONE_APARTMENT + "|" + _ALONE_SUITE
 ALONE: Final = re.compile(opening(_ANY_ALONE) + rf"\b(?:{_ANY_ALONE})\b")
 
@@ -113,10 +135,30 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         languages=_ENGLISH,
         requires=SUFFIX_THEN_UNIT,
     ),
+    Recognizer(
+        "street_of_town",
+        STREET_TOWN_STATE,
+        Label.LOCATION,
+        "street",
+        0.85,
+        group="street",
+        languages=_ENGLISH,
+        requires=COMMA_STATE,
+    ),
+    Recognizer(
+        "town_of_street",
+        STREET_TOWN_STATE,
+        Label.LOCATION,
+        "city",
+        0.95,  # above a signature's 0.92: "12 Oak St, Glen Echo, MD" is a town in Maryland
+        group="town",
+        languages=_ENGLISH,
+        requires=COMMA_STATE,
+    ),
     Recognizer("apartment", APARTMENT, Label.LOCATION, "street", 0.8, languages=_ENGLISH, requires=ALONE),
     Recognizer(
         "suite", SUITE, Label.LOCATION, "street", 0.8, group="unit", languages=_ENGLISH, requires=ALONE
     ),
 )
 
-PATTERNS: Final = (STREET_UNIT, APARTMENT, SUITE, SUFFIX_THEN_UNIT, ALONE)
+PATTERNS: Final = (STREET_UNIT, STREET_TOWN_STATE, APARTMENT, SUITE, SUFFIX_THEN_UNIT, COMMA_STATE, ALONE)

@@ -1,7 +1,8 @@
 """Identifier formats declared as data (pattern, label, context words, validator), built from their
 specifications: ISO 8601 timestamps, payment cards (ISO/IEC 7812, Luhn), IBANs (ISO 13616, mod 97), US
 ITINs, NPIs and Medicare MBIs, ABA routing numbers, UK NHS numbers (mod 11), National Insurance numbers and
-postcodes, MAC addresses, an SSN announced by its name whatever its grouping, unique device identifiers
+postcodes, MAC addresses, an SSN announced by its name whatever its grouping, the last four digits of an SSN
+announced or masked ("last 4 SSN 4471", "XXX-XX-4471": ``ID/other``), unique device identifiers
 in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers such as lot and serial), and
 social-media handles announced by their network ("Instagram @maria_g_1985": ``CONTACT/handle``), and a
 capitalised season with its year ("Spring 2023": a date).
@@ -78,6 +79,15 @@ GS1_UDI: Final = re.compile(
 #: an SSN written in any grouping (3-6, 3-2-4, 9 digits) after its name: "my ssn is 078-051121"
 CUED_SSN: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}[- ]?\d{2,3}[- ]?\d{3,4}(?![\w-])")
 
+#: the last four digits of an SSN, announced as such ("last 4 SSN 4471", "SSN ending in 4471") or masked
+#: ("XXX-XX-4471", "***-**-4471"): a part of the number, kept as an identifier of its own
+SSN_LAST_FOUR: Final = re.compile(
+    r"(?i:(?<![\w])(?:last (?:4|four)(?: digits)?(?: of)?(?: (?:the|his|her|pt'?s|patient'?s))? "
+    r"(?:ssn|social security(?: number| no\.?| #)?|ss ?#)|(?:ssn|social security(?: number)?|ss ?#)"
+    r"(?: \(last (?:4|four)\)| ending(?: in| with)?| last (?:4|four)(?: digits)?))[ \t]*+[:#=-]?[ \t]*+"
+    r"(?:is[ \t]++)?|(?<![\w*-])(?:XXX|xxx|\*\*\*)-(?:XX|xx|\*\*)-)(?P<value>\d{4})(?![\w-])"
+)
+
 #: preconditions, searched once per note: nine digits in a row (separators allowed) for the numbers, a
 #: date with its time for timestamps, letters and digits in the places each format puts them
 NINE_DIGITS: Final = re.compile(r"\d(?:[ -]?\d){8}")
@@ -86,6 +96,7 @@ LETTERS_DIGITS: Final = re.compile(r"[A-Z]{2} ?\d{2}")
 LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
 GS1_OPENING: Final = re.compile(r"\(01\)\d")
 AT_SIGN: Final = re.compile(r"@[\w.]*[A-Za-z]")
+SSN_WORDS: Final = re.compile(r"(?i)ssn|social security|ss ?#|[x*]{3}-[x*]{2}-\d")
 HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{2}\.[0-9A-Fa-f]{4}\.)")
 
 #: a capitalised season and its year ("Spring 2023", "SUMMER of 2019"): a date element, and the season alone
@@ -304,6 +315,16 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         needs_context=True,
         languages=frozenset({"en"}),
         requires=NINE_DIGITS,
+    ),
+    Recognizer(
+        "ssn_last_four",
+        SSN_LAST_FOUR,
+        Label.ID,
+        "other",  # four digits: written back as four digits, not as a whole SSN
+        0.9,
+        group="value",
+        languages=frozenset({"en"}),
+        requires=SSN_WORDS,
     ),
 )
 

@@ -54,15 +54,15 @@ _CUES: Final = (
     (
         "other",
         r"#|no\.|n°|nº|num[ée]ro|number|id|identifiant|identifier|r[ée]f\.?|r[ée]f[ée]rence|case|specimen|"
-        r"accession|rpps|adeli|finess|badge|passport|passeport",
+        r"accession|requisition|rpps|adeli|finess|badge|passport|passeport",
         None,
     ),
 )
 #: the first word of every cue above, as a folded word key (plus "#", "°", "º", looked for in the text)
 _CUE_KEYS: Final = word_set(
     "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
-    "encounter dossier billing no number identifier ref case specimen accession license licence rpps "
-    "adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl "
+    "encounter dossier billing no number identifier ref case specimen accession requisition license licence "
+    "rpps adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl "
     "subscriber insurance medicaid claim"
 )
 _CUE_SIGNS: Final = ("#", "°", "º")

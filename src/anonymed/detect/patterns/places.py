@@ -6,18 +6,14 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from anonymed.detect.patterns.addresses import DESIGNATORS, SUFFIXES
+from anonymed.detect.patterns.addresses import DESIGNATORS, STATE_CODES, SUFFIXES
 from anonymed.detect.patterns.base import Scan, opening
 from anonymed.detect.tokens import word_set
 from anonymed.document import Span
 from anonymed.labels import Label
 
 # the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
-_STATES: Final = (
-    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY "
-    "NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP"
-)
-_STATE_CODES: Final = "|".join(_STATES.split())
+_STATE_CODES: Final = "|".join(STATE_CODES)
 _US_STATE: Final = re.compile(
     opening(_STATE_CODES) + rf"\b(?:{_STATE_CODES}),? " + r"(\d{5}(?:-\d{4})?)(?![\w-])"
 )

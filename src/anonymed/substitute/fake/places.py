@@ -30,14 +30,17 @@ HOSPITAL_WORDS: Final = re.compile(
 )
 _STREET_WORDS: Final = re.compile(
     r"\b(street|st|avenue|ave|av|road|rd|boulevard|blvd|bd|lane|ln|drive|dr|way|court|ct|place|pl|terrace|"
+    r"parkway|pkwy|highway|hwy|circle|cir|trail|trl|close|crescent|mews|"
     r"rue|chemin|all[ée]e|impasse|route|quai|cours|square|passage|voie|sentier)\b\.?",
     re.I,
 )
 #: a street named without its number ("Park Road, Leeds", "Clark St", "rue des Lilas"): a name word and a
-#: street word written in full or as an abbreviation of USPS Publication 28 that means nothing else; "St" only
-#: at the end ("St Luke's" is a saint, "Dr" a doctor as often)
+#: street word written in full or as an abbreviation of USPS Publication 28 that means nothing else, or a
+#: British "Close" / "Mews" capitalised ("Larkspur Close, Harrogate"); "St" only at the end ("St Luke's" is a
+#: saint, "Dr" a doctor as often)
 _STREET_NAME: Final = re.compile(
     r"\b[A-Z][\w'’-]* (?i:street|road|avenue|lane|drive|boulevard|terrace|crescent)\b"
+    r"|\b[A-Z][\w'’-]* (?:Close|Mews|CLOSE|MEWS)\b"
     r"|\b[A-Z][\w'’-]* (?:Rd|Ave|Blvd|Ln|Hwy|Pkwy|RD|AVE|BLVD|HWY|PKWY)\b|\b[A-Z][\w'’-]* (?:St|ST)\.?$"
     r"|\b(?:rue|avenue|boulevard|chemin|all[ée]e|impasse|quai) (?:de |du |des |de la |d')?[A-ZÀ-Ý]"
 )
