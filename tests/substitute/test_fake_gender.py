@@ -199,6 +199,22 @@ def test_a_lone_first_name_after_a_staff_role_gets_a_first_name(seed: int) -> No
         assert rep.surrogate.casefold() in first_names, rep.surrogate
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_lone_first_name_right_before_an_age_gets_a_first_name(seed: int) -> None:
+    """ "enfants (Léa 9 ans, Hugo 6 ans)" had become "(Besnard 9 ans, Langlois 6 ans)"."""
+    person = next(p for p in Faker("fr_FR").providers if hasattr(p, "first_names"))
+    first_names = {name.casefold() for name in person.first_names}
+    text = "Mari Thomas, deux enfants (Léa 9 ans, Hugo 6 ans)."
+    doc = Document("d", text, {"lang": "fr"})
+    spans = [
+        Span.of(text, text.index(name), text.index(name) + len(name), Label.NAME) for name in ("Léa", "Hugo")
+    ]
+    operators = {label: build_operator("tag") for label in Label}
+    operators[Label.NAME] = build_operator("fake")
+    for rep in Substituter(operators)(doc.with_spans(spans), RandomSource(seed)).replacements:
+        assert rep.surrogate.casefold() in first_names, rep.surrogate
+
+
 def test_the_name_after_a_saint_is_a_surname() -> None:
     roles = dict(_roles("St. John"))
     assert roles["St"] is Role.KEEP and roles["John"] is Role.LAST  # "John" alone would be a first name

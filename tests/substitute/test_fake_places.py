@@ -66,6 +66,12 @@ def test_commune_names_are_written_as_communes_are() -> None:
         ("vue à l'Hôpital Bichat hier", "Hôpital Bichat", "fr", r"Hôpital .+"),
         ("suivie à la Clinique du Lys", "Clinique du Lys", "fr", r"Clinique .+"),
         ("suivi au CHRU de Besançon", "CHRU de Besançon", "fr", r"CHRU [A-Zd].+"),  # was "Ouge", a town
+        # a rehabilitation or long-stay unit is an institution (had become the commune "La Vieille-Loye")
+        ("sortie vers le SSR Les Embruns à Capbreton", "SSR Les Embruns", "fr", r"SSR (?!Les Embruns).+"),
+        ("transférée en USLD du Parc", "USLD du Parc", "fr", r"USLD .+"),
+        # a psychiatric centre is an institution (had become the town "Gahanna")
+        ("admitted to Creedmoor Psychiatric Center", "Creedmoor Psychiatric Center", "en",
+         r"(?!Creedmoor).+ Psychiatric Center"),
         ("lives in Maryland now", "Maryland", "en", r"[A-Z][a-z]+(?: [A-Z][a-z]+)*"),
         ("ANNAPOLIS, MD", "MD", "en", r"[A-Z]{2}"),
         ("lives at 19 Clover St. in", "19 Clover St.", "en", r"\d{1,2} [A-Z][a-z]+ St\."),

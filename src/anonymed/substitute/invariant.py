@@ -56,7 +56,8 @@ _KIND_WORDS: Final = frozenset(
      "institut", "st", "av", "bis", "ter", "appt", "apt", "studio", "suite", "batiment", "bat", "etage",
      "square", "cours", "passage", "voie", "court", "way", "terrace", "apartment", "building", "bldg",
      "department", "dept", "floor", "fl", "room", "rm", "ste", "trailer", "trlr", "unit", "spc", "hangar",
-     "hngr", "chru", "esc", "escalier", "appartement"}
+     "hngr", "chru", "esc", "escalier", "appartement", "ssr", "smr", "usld",
+     "psychiatric", "pavilion", "institute"}
 )  # fmt: skip
 
 

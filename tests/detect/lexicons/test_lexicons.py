@@ -139,6 +139,14 @@ POSITIVE_PLACES = [
         "LOCATION/hospital",
     ),  # common words
     ("Plan: transfer to Quartermain 2 in am.", "en", "Quartermain", "LOCATION/hospital"),  # unknown facility
+    # a psychiatric centre and a pavilion close a name ("Creedmoor Psychiatric Center" had stayed)
+    (
+        "Prior admission to Creedmoor Psychiatric Center 2021.",
+        "en",
+        "Creedmoor Psychiatric Center",
+        "LOCATION/hospital",
+    ),
+    ("Prenatal care at Linden Health Pavilion with", "en", "Linden Health Pavilion", "LOCATION/hospital"),
     ("Lives at 123 Main Street, Baltimore, MD 21201.", "en", "123 Main Street", "LOCATION/street"),
     # USPS Publication 28 directionals: before the name (where "NE" is also a French function word) or after
     # the type ("32 NE Peachtree Pl" had been missed whole)

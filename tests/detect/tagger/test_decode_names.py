@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
 
 import pytest
+from decode_rules import after
 
 from anonymed.detect.lexicons.resources import name_lists
 from anonymed.detect.registry import build_detector
@@ -20,32 +20,21 @@ from anonymed.detect.tagger.decode import (
 )
 from anonymed.detect.tagger.names import (
     bridge_particles,
+    drop_common_headings,
     extend_names,
+    join_breton_ch,
     join_hyphenated,
     married_names,
+    named_before_age,
     relatives_named,
     staff_named,
     titled_places_named,
     trim_lower_edges,
 )
-from anonymed.detect.tokens import TaggerToken, alnum_tokens
+from anonymed.detect.tokens import alnum_tokens
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label
-
-Rule = Callable[[Sequence[TaggerToken], list[str]], object]
-
-
-def after(
-    rule: Rule, text: str, tagged: Mapping[str, str] | Collection[str], label: str = "NAME"
-) -> list[str]:
-    """The words labelled ``label`` after ``rule``, when the model gave the words of ``tagged`` their labels
-    (a collection of words: ``label``)."""
-    given = tagged if isinstance(tagged, Mapping) else dict.fromkeys(tagged, label)
-    tokens = alnum_tokens(text)
-    labels = [given.get(token.text, "O") for token in tokens]
-    rule(tokens, labels)
-    return [token.text for token, tag in zip(tokens, labels, strict=True) if tag == label]
 
 
 def extended(text: str, tagged: set[str]) -> list[str]:
@@ -432,3 +421,52 @@ def test_a_name_after_nee_or_epouse_is_a_name(
 ) -> None:
     assert after(married_names, text, tagged) == names
     assert after(married_names, text, tagged, "LOCATION") == places
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        (
+            "Mr Erwan Le Floc'h, 27 ans",
+            {"Erwan", "Le", "Floc"},
+            ["Erwan", "Le", "Floc", "h"],
+        ),  # "'h" had stayed
+        ("Mme LE GOARNIC’H Anne", {"LE", "GOARNIC", "Anne"}, ["LE", "GOARNIC", "H", "Anne"]),
+        ("Dupont'h", {"Dupont"}, ["Dupont"]),  # no "c" before the apostrophe
+        ("Floc' h", {"Floc"}, ["Floc"]),  # a space after the apostrophe
+    ],
+)
+def test_a_breton_c_h_ends_the_name(text: str, tagged: set[str], names: list[str]) -> None:
+    assert after(join_breton_ch, text, tagged) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "names"),
+    [
+        ("Mari Thomas, deux enfants (Léa 9 ans, Hugo 6 ans).", "fr", ["Léa", "Hugo"]),  # had stayed
+        ("Lives with son Ethan 12 yo and wife.", "en", ["Ethan"]),
+        ("Patient de 9 ans, Grand 6 ans", "fr", []),  # a common word
+        ("Léa, 9 ans", "fr", []),  # a comma between the name and the age
+        ("Dose 9 ans", "fr", []),  # no first name
+    ],
+)
+def test_a_listed_first_name_right_before_an_age_is_a_name(text: str, lang: str, names: list[str]) -> None:
+    assert after(partial(named_before_age, lists=name_lists(), lang=lang), text, ()) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "tagged", "names"),
+    [
+        # a heading had become "NICOLE MARIE DA COSTA"
+        ("COMPTE RENDU D'HOSPITALISATION", "fr", {"COMPTE", "RENDU", "D", "HOSPITALISATION"}, []),
+        ("DISCHARGE SUMMARY", "en", {"DISCHARGE", "SUMMARY"}, []),
+        ("Bernelas C.-R transmis", "fr", {"C", "R"}, ["C", "R"]),  # initials are no common words
+        ("JEAN BLANC", "fr", {"JEAN", "BLANC"}, ["JEAN", "BLANC"]),  # listed names
+        ("Compte Rendu", "fr", {"Compte", "Rendu"}, ["Compte", "Rendu"]),  # not in capitals: the model's
+        ("RENDU", "fr", {"RENDU"}, ["RENDU"]),  # one word
+    ],
+)
+def test_a_heading_of_common_words_in_capitals_is_no_name(
+    text: str, lang: str, tagged: set[str], names: list[str]
+) -> None:
+    assert after(partial(drop_common_headings, lists=name_lists(), lang=lang), text, tagged) == names

@@ -67,12 +67,13 @@ FUNCTION_WORDS: Final = word_set(
 #: words that follow a hospital's name ("Calvert Hospital", "Holy Cross Rehab")
 HOSPITAL_SUFFIXES: Final = word_set(
     "hospital hosp hospitals infirmary rehab rehabilitation clinic sanatorium hospice medical "
-    "memorial health healthcare nursing manor institute"
+    "memorial health healthcare nursing manor institute psychiatric pavilion"
 )
 #: of HOSPITAL_SUFFIXES, those that need a second word to close the name ("Medical Center", "Nursing Home")
 SUFFIX_TAILS: Final = {
     "medical": word_set("center centre ctr ctr. campus group"),
-    "health": frozenset({"center", "centre", "system", "services"}),
+    "health": frozenset({"center", "centre", "system", "services", "pavilion"}),
+    "psychiatric": frozenset({"center", "centre", "hospital", "institute"}),
     "nursing": frozenset({"home", "facility", "center", "centre"}),
 }
 #: words that precede a hospital's name ("Hôpital Bichat", "CHU de Rennes", "Clinique du Parc")

@@ -29,14 +29,18 @@ from anonymed.detect.tagger.family import Tagger, load_tagger
 from anonymed.detect.tagger.model import OUTSIDE, SURE_OUTSIDE
 from anonymed.detect.tagger.names import (
     bridge_particles,
+    drop_common_headings,
     extend_names,
+    join_breton_ch,
     join_hyphenated,
     married_names,
+    named_before_age,
     relatives_named,
     staff_named,
     titled_places_named,
     trim_lower_edges,
 )
+from anonymed.detect.tagger.places import drop_clock_times, join_hyphenated_places, trim_before_streets
 from anonymed.detect.tagger.prune import prune_names
 from anonymed.detect.tokens import TaggerToken
 from anonymed.detect.view import NoteView
@@ -217,6 +221,7 @@ class TaggerDetector(Detector[TaggerParams]):
         if names or (params.extend_names is None and defaults.relatives):
             relatives = relatives_named(tokens, labels, name_lists(), lang or "en")
             found.setdefault("NAME", set()).update(relatives)
+            found["NAME"].update(named_before_age(tokens, labels, name_lists(), lang or "en"))
             married_names(tokens, labels)
         if names:
             found.setdefault("NAME", set()).update(staff_named(tokens, labels, name_lists(), lang or "en"))
@@ -240,6 +245,12 @@ class TaggerDetector(Detector[TaggerParams]):
             drop_unlikely_common_words(tokens, marginals, labels, name_lists(), lang or "en")
         if defaults.lower_edges:
             trim_lower_edges(tokens, labels, name_lists(), lang or "en")
+        join_breton_ch(tokens, labels)
+        drop_common_headings(tokens, labels, name_lists(), lang or "en")
+        if lang == "fr":
+            join_hyphenated_places(tokens, labels)
+            trim_before_streets(tokens, labels, name_lists())
+        drop_clock_times(tokens, labels)
         drop_field_labels(tokens, labels)
         drop_valedictions(tokens, labels)
         drop_graded_numbers(tokens, labels)

@@ -168,6 +168,40 @@ def join_hyphenated(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
             labels[index] = "NAME"
 
 
+def join_breton_ch(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Tag ``NAME`` on the "h" of a Breton "c'h" that ends a tagged name ("Le Floc'h", "Le Goarnic'h"): the
+    apostrophe split the word, and "Le Floc" alone had left "'h" after its surrogate."""
+    for index in range(1, len(tokens)):
+        word, head = tokens[index], tokens[index - 1]
+        if labels[index - 1] != "NAME" or labels[index] != OUTSIDE or word.text not in ("h", "H"):
+            continue
+        if word.before in ("'", "’") and word.start == head.end + 1 and head.text[-1:] in ("c", "C"):
+            labels[index] = "NAME"
+
+
+def named_before_age(
+    tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str
+) -> set[str]:
+    """Tag ``NAME`` on a capitalised listed first name that is no common word right before an age ("deux
+    enfants (Léa 9 ans, Hugo 6 ans)", "son Ethan 12 yo"); their folded words."""
+    named: set[str] = set()
+    for index in range(len(tokens) - 2):
+        word, number, unit = tokens[index], tokens[index + 1], tokens[index + 2]
+        if labels[index] != OUTSIDE or not _capitalised(word.text) or number.before or unit.before:
+            continue
+        if not number.text.isdigit() or len(number.text) > 3 or fold(unit.text) not in _AGE_UNITS:
+            continue
+        key = fold(word.text)
+        if key in lists.first and not lists.is_common(key, lang):
+            labels[index] = "NAME"
+            named.add(key)
+    return named
+
+
+#: the words of an age after its number ("9 ans", "12 yo", "3 mois", "6 years")
+_AGE_UNITS: Final = frozenset({"ans", "an", "mois", "yo", "years", "year", "yrs", "months"})
+
+
 def bridge_particles(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
     """Tag ``NAME`` on a lower-case name particle after a tagged name and the capitalised word after it
     ("Abdullah bin Rashid", "Maria del Carmen": the model had read "Rashid" as a place)."""
@@ -215,6 +249,22 @@ def trim_lower_edges(tokens: Sequence[TaggerToken], labels: list[str], lists: Na
                 labels[run.pop(0)] = OUTSIDE
             while run and _lower_common(tokens[run[-1]], lists, lang):
                 labels[run.pop()] = OUTSIDE
+
+
+def drop_common_headings(
+    tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str
+) -> None:
+    """Untag a name of two words or more in capitals (initials aside) whose every word is a common word and no
+    listed name: a heading ("COMPTE RENDU D'HOSPITALISATION" had become "NICOLE MARIE DA COSTA")."""
+    for first, last in label_runs(tokens, labels, "NAME"):
+        words = [tokens[i].text for i in range(first, last + 1)]
+        if not all(word.isupper() for word in words if word.isalpha()):
+            continue
+        keys = [fold(word) for word in words if len(word) > 1]  # initials ("C.-R") are no words
+        if len(keys) < 2:
+            continue
+        if all(lists.is_common(key, lang) and not lists.is_name(key) for key in keys):
+            labels[first : last + 1] = [OUTSIDE] * (last + 1 - first)
 
 
 def _relation_word(token: TaggerToken, lists: NameLists) -> bool:

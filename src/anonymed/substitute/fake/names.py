@@ -267,6 +267,15 @@ def staff_before(before: str) -> bool:
     return found is not None and is_staff_role(found.group(1))
 
 
+#: an age right after a name ("Léa 9 ans", "Jake 12 yo"): the age words of the detector's rule
+_AGE_AFTER = re.compile(r"[ \t]*\d{1,3}[ \t]*(?:ans|an|mois|yo|years?|yrs|months)(?![^\W\d_])", re.I)
+
+
+def age_after(after: str) -> bool:
+    """Whether ``after`` starts with an age ("Léa 9 ans": a child's first name, not a surname)."""
+    return _AGE_AFTER.match(after) is not None
+
+
 _KIN_WORD = re.compile(r"([^\W\d_]+(?:-[^\W\d_]+)?)(?:-in-laws?)?(?:['’]s)?[\s,:(]*$")
 
 

@@ -26,6 +26,7 @@ from anonymed.substitute.fake import places
 from anonymed.substitute.fake.names import (
     Piece,
     Role,
+    age_after,
     ends_with_title,
     kin_before,
     marital_before,
@@ -204,7 +205,10 @@ class FakeOperator(Operator[FakeParams]):
         kin = kin_before(before)
         gender = title_gender(before, span.text, after, context.lang) or (kin if kin != "any" else None)
         # a listed first name after a staff role ("interpreter Olga") is one, though Faker's list lacks it
-        staff = staff_before(before) and fold(span.text) in name_lists().first
+        # and so is one right before an age ("enfants (Léa 9 ans, Hugo 6 ans)")
+        listed = fold(span.text) in name_lists().first
+        aged = age_after(context.document.text[span.end : span.end + 12])
+        staff = (staff_before(before) or aged) and listed
         layout = name_layout(
             span.text,
             lists.first,

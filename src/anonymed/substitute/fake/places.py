@@ -25,7 +25,9 @@ from anonymed.substitute.shape import apply_case, case_pattern
 #: words saying that a name is a hospital's (in the span, or right before or after it)
 HOSPITAL_WORDS: Final = re.compile(
     r"\b(hospital|hosp|medical cent(?:er|re)|med ctr|clinic|infirmary|rehab|rehabilitation|nursing home|"
-    r"h[oô]pital|hop|clinique|polyclinique|chru|chu|chr|ch|centre hospitalier|centre de sant[eé]|ehpad)\b\.?",
+    r"psychiatric (?:cent(?:er|re)|institute)|pavilion|"
+    r"h[oô]pital|hop|clinique|polyclinique|chru|chu|chr|ch|centre hospitalier|centre de sant[eé]|ehpad|"
+    r"ssr|smr|usld)\b\.?",
     re.I,
 )
 _STREET_WORDS: Final = re.compile(

@@ -1,0 +1,70 @@
+"""Edges of a tagged place: hyphenated compound names, words before a French street, clock times."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+from decode_rules import after
+
+from anonymed.detect.lexicons.resources import name_lists
+from anonymed.detect.tagger.places import drop_clock_times, join_hyphenated_places, trim_before_streets
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "places"),
+    [
+        # "-lès-Dax" had stayed after the surrogate of "Saint-Paul"
+        ("médecin à Saint-Paul-lès-Dax).", {"Saint", "Paul"}, ["Saint", "Paul", "lès", "Dax"]),
+        ("né à Villers-sur-Mer", {"Villers"}, ["Villers", "sur", "Mer"]),
+        ("de Lyon-Vaise", {"Lyon"}, ["Lyon", "Vaise"]),
+        ("Nantes-centre", {"Nantes"}, ["Nantes"]),  # a lower-case word that links nothing
+        ("un Roux-en-Y", {"Roux"}, ["Roux"]),  # a letter alone is no part of a name
+        ("à Saint-Paul-lès 3", {"Saint", "Paul"}, ["Saint", "Paul"]),  # a link with no name after it
+        ("à Lyon - Paris", {"Lyon"}, ["Lyon"]),  # spaces around the hyphen: two places
+    ],
+)
+def test_a_place_joined_by_hyphens_is_one_place(text: str, tagged: set[str], places: list[str]) -> None:
+    assert after(join_hyphenated_places, text, tagged, "LOCATION") == places
+
+
+def _street(text: str, tagged: str) -> list[str]:
+    """The words left tagged LOCATION when the model tagged the words of ``tagged`` (a phrase of ``text``)."""
+    rule = partial(trim_before_streets, lists=name_lists())
+    return after(rule, text, set(tagged.split()), "LOCATION")
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "kept"),
+    [
+        # the surrogate of the whole run had fallen back to random letters
+        ("Rennes. Chute de trottinette rue Saint-Malo.", "Chute de trottinette rue Saint Malo",
+         "rue Saint Malo"),
+        ("étudiant, domicilié 5 rue de Fougères", "domicilié 5 rue de Fougères", "5 rue de Fougères"),
+        ("maison de plain-pied, 12 chemin de Bellocq", "plain pied 12 chemin de Bellocq",
+         "12 chemin de Bellocq"),
+        # the number's suffix, a number in words, a unit and a capitalised name stay
+        ("habite 28 bis chemin Etienne", "28 bis chemin Etienne", "28 bis chemin Etienne"),
+        ("O. LEBERT sept allée des roses", "sept allée des roses", "sept allée des roses"),
+        ("bâtiment B, 5 rue des Lilas", "bâtiment B 5 rue des Lilas", "bâtiment B 5 rue des Lilas"),
+        ("Habite Lyon, 5 rue des Lilas", "Lyon 5 rue des Lilas", "Lyon 5 rue des Lilas"),
+    ],
+)  # fmt: skip
+def test_common_words_before_a_french_street_are_text(text: str, tagged: str, kept: str) -> None:
+    assert _street(text, tagged) == kept.split()
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "kept"),
+    [
+        ("RDV le 9 décembre à 14h30.", {"14h30": "LOCATION"}, []),  # had become the place "18l37"
+        ("vu à 8h par Dr X", {"8h": "NAME"}, []),
+        ("passage 09H15", {"09H15": "CONTACT"}, []),
+        ("le 14h30 du 3", {"14h30": "DATE"}, ["14h30"]),  # a date's part stays
+        ("chambre 14 bis", {"14": "LOCATION"}, ["14"]),  # a number alone is no time
+    ],
+)
+def test_a_clock_time_is_no_place_name_or_contact(text: str, tagged: dict[str, str], kept: list[str]) -> None:
+    labels = set(tagged.values())
+    found = [word for label in labels for word in after(drop_clock_times, text, tagged, label)]
+    assert found == kept
