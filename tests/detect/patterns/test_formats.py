@@ -28,6 +28,8 @@ def labels(text: str, lang: str = "en") -> set[tuple[str, str]]:
     ("text", "value", "label"),
     [
         ("Event logged at 2024-03-15T14:30:00Z by the pump.", "2024-03-15T14:30:00Z", "DATE"),
+        ("221 Rue Sainte-Catherine, Montréal, QC H2X 1L3", "H2X 1L3", "LOCATION/zip"),  # Canada Post
+        ("Toronto, ON M5V2T6 since May", "M5V2T6", "LOCATION/zip"),
         ("at 2024-03-15T14:30:00.123+01:00 exactly", "2024-03-15T14:30:00.123+01:00", "DATE"),
         ("stamp 2024-03-15T14:30-05:00", "2024-03-15T14:30-05:00", "DATE"),
         ("basic format 20240315T143000Z", "20240315T143000Z", "DATE"),
@@ -102,6 +104,9 @@ def test_formats_are_found_with_their_label(text: str, value: str, label: str) -
         ("ITIN 912-40-1234", "912-40-1234", "ID/ssn"),  # middle group 40: outside the ITIN ranges
         ("code 1234567893 alone", "1234567893", "ID/account"),  # an NPI shape is no account
         ("ssn 12345", "12345", "ID/ssn"),  # five digits are not an SSN
+        ("code H2X 1L3 alone", "H2X 1L3", "LOCATION/zip"),  # a Canadian code only after its province
+        ("Montréal, QC D2X 1L3", "D2X 1L3", "LOCATION/zip"),  # D never in a Canadian code
+        ("Whitehorse, YT W1A 1A1", "W1A 1A1", "LOCATION/zip"),  # W never first
         ("part (01)0950600013435 short", "(01)0950600013435", "ID/other"),  # 13 digits: no GTIN-14
         ("d/c @home with VNA", "@home", "CONTACT/handle"),  # no network named: nursing shorthand
         ("PACING @ 60, @bedside", "@bedside", "CONTACT/handle"),

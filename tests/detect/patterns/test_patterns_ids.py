@@ -111,6 +111,8 @@ def test_nir_shaped_numbers_without_a_valid_key_are_other_ids(text: str, expecte
         ("N° RPPS 2003968383.", "fr", ("ID/other", "2003968383")),  # professional id
         ("specimen no. SP-2231-77 sent", "en", ("ID/other", "SP-2231-77")),  # letters and dashes
         ("Requisition 7729-4481-0  Collected", "en", ("ID/other", "7729-4481-0")),  # a lab order's number
+        ("OHIP 1234-567-890-AB on file", "en", ("ID/plan", "1234-567-890-AB")),  # a provincial health card
+        ("PHN: 9123456789", "en", ("ID/plan", "9123456789")),
         ("Identifiant de la visite: 42bg98765", "fr", ("ID/account", "42bg98765")),  # mixed value
     ],
 )

@@ -1,11 +1,11 @@
 """Identifier formats declared as data (pattern, label, context words, validator), built from their
 specifications: ISO 8601 timestamps, payment cards (ISO/IEC 7812, Luhn), IBANs (ISO 13616, mod 97), US
 ITINs, NPIs and Medicare MBIs, ABA routing numbers, UK NHS numbers (mod 11), National Insurance numbers and
-postcodes, MAC addresses, an SSN announced by its name whatever its grouping, the last four digits of an SSN
-announced or masked ("last 4 SSN 4471", "XXX-XX-4471": ``ID/other``), unique device identifiers
-in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers such as lot and serial), and
-social-media handles announced by their network ("Instagram @maria_g_1985": ``CONTACT/handle``), and a
-capitalised season with its year ("Spring 2023": a date).
+postcodes, Canadian postal codes after a province, MAC addresses, an SSN announced by its name whatever its
+grouping, the last four digits of an SSN announced or masked ("last 4 SSN 4471", "XXX-XX-4471": ``ID/other``),
+unique device identifiers in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers such
+as lot and serial), social-media handles announced by their network ("Instagram @maria_g_1985":
+``CONTACT/handle``), and a capitalised season with its year ("Spring 2023": a date).
 
 Labels follow anonymed's taxonomy: card, IBAN and routing numbers are ``ID/account``; a Medicare MBI (a
 health plan beneficiary number, HIPAA's kind I) is ``ID/plan``; an NHS number (a patient's record number
@@ -64,6 +64,12 @@ NINO: Final = re.compile(
 UK_POSTCODE: Final = re.compile(
     r"(?<![\w-])(?:[A-PR-UWYZ]\d[\dA-HJKPSTUW]?|[A-PR-UWYZ][A-HK-Y]\d[\dABEHMNPRV-Y]?)"
     r"(?P<space> ?)\d[ABD-HJLNP-UW-Z]{2}(?![\w-])"
+)
+#: a Canadian postal code after its province's code (Canada Post: "A1A 1A1"; no D, F, I, O, Q, U, nor W or Z
+#: first): "Montréal, QC H2X 1L3"
+CA_POSTCODE: Final = re.compile(
+    r"(?<![\w-])(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT),? "
+    r"(?P<code>[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d)(?![\w-])"
 )
 MAC: Final = re.compile(
     rf"(?<![\w:.-])(?:{_HEX}{{2}}([:-])(?:{_HEX}{{2}}\1){{4}}{_HEX}{{2}}|{_HEX}{{4}}\.{_HEX}{{4}}\.{_HEX}{{4}})"
@@ -280,6 +286,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         invalid_score=0.85,
         requires=LETTER_DIGIT,
     ),
+    Recognizer("ca_postcode", CA_POSTCODE, Label.LOCATION, "zip", 0.9, group="code", requires=LETTER_DIGIT),
     Recognizer(
         "mac",
         MAC,

@@ -49,6 +49,8 @@ _CUES: Final = (
     ("license", r"dl ?[#:]", frozenset({"en"})),
     ("license", r"licen[cs]e|permis", None),
     ("plan", r"policy|member id|subscriber id|insurance id|medicaid(?: id)?", None),
+    #: Canadian provincial health card numbers ("OHIP 1234-567-890-AB", "health card #", "PHN")
+    ("plan", r"ohip|health card(?: number| no\.?)?|phn", frozenset({"en"})),
     #: insurance and workers' compensation claims ("claim WC-2025-118274"), English only
     ("other", r"claim(?: id)?", frozenset({"en"})),
     (
@@ -63,7 +65,7 @@ _CUE_KEYS: Final = word_set(
     "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
     "encounter dossier billing no number identifier ref case specimen accession requisition license licence "
     "rpps adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl "
-    "subscriber insurance medicaid claim"
+    "subscriber insurance medicaid claim ohip health phn"
 )
 _CUE_SIGNS: Final = ("#", "°", "º")
 #: the subtypes of numbers named by a word of HIPAA's kinds (I, K, L, M) and of any other number
