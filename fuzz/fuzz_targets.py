@@ -93,6 +93,9 @@ def deid_any(data: bytes) -> None:
     shift = 0
     for rep in done.replacements:
         at = rep.start + shift
-        if done.result[at : at + len(rep.original)].casefold() == rep.original.casefold():
+        if done.result[at : at + len(rep.surrogate)] != rep.surrogate:
+            raise AssertionError(f"{operator} wrote its surrogate elsewhere than {rep.start}-{rep.end}")
+        # the surrogate itself, not the characters where the original stood: "MaR1" -> "Mar17" starts alike
+        if rep.surrogate.casefold() == rep.original.casefold():
             raise AssertionError(f"{operator} left the original text at {rep.start}-{rep.end}")
         shift += len(rep.surrogate) - (rep.end - rep.start)

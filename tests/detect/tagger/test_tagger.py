@@ -136,6 +136,21 @@ def test_location_propagation_follows_the_language_default(
     assert [s.start for s in spans] == starts and {s.label for s in spans} == {Label.LOCATION}
 
 
+def test_a_places_kind_words_are_not_propagated() -> None:
+    """ "PSYCHIATRIC INTAKE" had become a place once "Creedmoor Psychiatric Center" was found."""
+    text = (
+        "PSYCHIATRIC INTAKE\nPrior stay at Creedmoor Psychiatric Center for two weeks, "
+        "then Creedmoor again; center of care."
+    )
+    tokens = _tokens(text)
+    marginals = [{"O": 0.99, "NAME": 0.005, "LOCATION": 0.005} for _ in tokens]
+    for word in ("Creedmoor", "Psychiatric", "Center"):
+        index = next(i for i, t in enumerate(tokens) if t.text == word and t.start > 20)
+        marginals[index] = {"O": 0.02, "NAME": 0.01, "LOCATION": 0.97}
+    spans = TaggerDetector(TaggerParams()).decode(text, tokens, marginals, lang="en")
+    assert [s.text for s in spans] == ["Creedmoor Psychiatric Center", "Creedmoor"]
+
+
 @pytest.mark.parametrize("field", ["threshold", "high_recall_threshold", "propagate_above"])
 def test_out_of_range_probabilities_are_rejected(field: str) -> None:
     with pytest.raises(ConfigError, match=field):

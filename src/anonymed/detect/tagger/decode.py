@@ -6,7 +6,8 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from anonymed.detect.lexicons.contexts_words import FIELD_LABELS
+from anonymed.detect.lexicons import context as cx
+from anonymed.detect.lexicons.contexts_words import FIELD_LABELS, INSTITUTION_TAILS
 from anonymed.detect.lexicons.places import plain_street
 from anonymed.detect.lexicons.resources import NameLists
 from anonymed.detect.tagger.model import OUTSIDE
@@ -22,6 +23,15 @@ JOINERS: Final = frozenset(" \t.'’-/,:")
 #: a rule span at or above this score, from these sources, is an anchor: its edges and label are trusted
 ANCHOR_SCORE: Final = 0.9
 ANCHOR_SOURCES: Final = frozenset({"patterns"})
+#: the words that say what kind of place a place is, not which one ("Hospital", "Center", "Psychiatric", "Rd")
+KIND_WORDS: Final = (
+    cx.HOSPITAL_SUFFIXES
+    | INSTITUTION_TAILS
+    | cx.HOSPITAL_PREFIXES
+    | cx.STREET_TYPES_EN
+    | cx.STREET_TYPES_FR
+    | frozenset(word for tails in cx.SUFFIX_TAILS.values() for word in tails)
+)
 
 
 def best_label(probabilities: dict[str, float]) -> str:
@@ -137,13 +147,16 @@ def propagate(
     extra: set[str] | frozenset[str] = frozenset(),
 ) -> None:
     """Tag ``label`` on the untagged mentions of words tagged ``label`` with probability above ``above``
-    (and of the folded words of ``extra``), whatever their case ("SMITH", "Smith", "smith's")."""
+    (and of the folded words of ``extra``), whatever their case ("SMITH", "Smith", "smith's"); a place's
+    kind words (hospital, center, street...) are no such mention."""
     unsure = 1.0 - above  # a label above ``above`` leaves P(O) below 1 - above: most tokens skip at once
     sure = {
         fold(t.text)
         for t, p in zip(tokens, marginals, strict=True)
         if p[OUTSIDE] < unsure and len(t.text) > 2 and p.get(label, 0.0) > above
     } | set(extra)
+    if label == "LOCATION":
+        sure -= KIND_WORDS  # "Psychiatric" of "Creedmoor Psychiatric Center" names no place elsewhere
     if sure:
         for index, token in enumerate(tokens):
             if labels[index] == OUTSIDE and fold(token.text) in sure:
