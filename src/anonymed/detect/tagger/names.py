@@ -77,11 +77,18 @@ def staff_named(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLis
             continue
         if not _capitalised(word.text):
             continue
-        key = fold(word.text)
-        if key in lists.first and not lists.is_common(key, lang):
-            labels[index] = "NAME"
-            named.add(key)
+        _tag_first_name(word, index, labels, lists, lang, named)
     return named
+
+
+def _tag_first_name(
+    word: TaggerToken, index: int, labels: list[str], lists: NameLists, lang: str, named: set[str]
+) -> None:
+    """Tag ``NAME`` on token ``index`` if it is a listed first name that is no common word; note its key."""
+    key = fold(word.text)
+    if key in lists.first and not lists.is_common(key, lang):
+        labels[index] = "NAME"
+        named.add(key)
 
 
 #: what may stand between a relation word and the name: nothing, a comma ("sa fille, Aminata"), a colon
@@ -191,10 +198,7 @@ def named_before_age(
             continue
         if not number.text.isdigit() or len(number.text) > 3 or fold(unit.text) not in _AGE_UNITS:
             continue
-        key = fold(word.text)
-        if key in lists.first and not lists.is_common(key, lang):
-            labels[index] = "NAME"
-            named.add(key)
+        _tag_first_name(word, index, labels, lists, lang, named)
     return named
 
 
