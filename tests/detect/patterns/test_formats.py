@@ -29,6 +29,8 @@ def labels(text: str, lang: str = "en") -> set[tuple[str, str]]:
     [
         ("Event logged at 2024-03-15T14:30:00Z by the pump.", "2024-03-15T14:30:00Z", "DATE"),
         ("221 Rue Sainte-Catherine, Montréal, QC H2X 1L3", "H2X 1L3", "LOCATION/zip"),  # Canada Post
+        ("Medicare HICN 123-45-6789A on file", "123-45-6789A", "ID/plan"),  # SSN + beneficiary code
+        ("HICN: 123456789C1", "123456789C1", "ID/plan"),
         ("Toronto, ON M5V2T6 since May", "M5V2T6", "LOCATION/zip"),
         ("at 2024-03-15T14:30:00.123+01:00 exactly", "2024-03-15T14:30:00.123+01:00", "DATE"),
         ("stamp 2024-03-15T14:30-05:00", "2024-03-15T14:30-05:00", "DATE"),
@@ -105,6 +107,7 @@ def test_formats_are_found_with_their_label(text: str, value: str, label: str) -
         ("code 1234567893 alone", "1234567893", "ID/account"),  # an NPI shape is no account
         ("ssn 12345", "12345", "ID/ssn"),  # five digits are not an SSN
         ("code H2X 1L3 alone", "H2X 1L3", "LOCATION/zip"),  # a Canadian code only after its province
+        ("lab 123-45-6789A result", "123-45-6789A", "ID/plan"),  # a HICN only after its name
         ("Montréal, QC D2X 1L3", "D2X 1L3", "LOCATION/zip"),  # D never in a Canadian code
         ("Whitehorse, YT W1A 1A1", "W1A 1A1", "LOCATION/zip"),  # W never first
         ("part (01)0950600013435 short", "(01)0950600013435", "ID/other"),  # 13 digits: no GTIN-14

@@ -112,6 +112,9 @@ def test_nir_shaped_numbers_without_a_valid_key_are_other_ids(text: str, expecte
         ("specimen no. SP-2231-77 sent", "en", ("ID/other", "SP-2231-77")),  # letters and dashes
         ("Requisition 7729-4481-0  Collected", "en", ("ID/other", "7729-4481-0")),  # a lab order's number
         ("OHIP 1234-567-890-AB on file", "en", ("ID/plan", "1234-567-890-AB")),  # a provincial health card
+        # a state's code between the cue and the number, a licence in groups of three digits (New York's)
+        ("Driver's license (NY) 123456789 verified", "en", ("ID/license", "123456789")),
+        ("Driver's license (NY) 123 456 789 verified", "en", ("ID/license", "123 456 789")),
         ("PHN: 9123456789", "en", ("ID/plan", "9123456789")),
         ("Identifiant de la visite: 42bg98765", "fr", ("ID/account", "42bg98765")),  # mixed value
     ],

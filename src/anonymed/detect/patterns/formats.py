@@ -1,11 +1,11 @@
 """Identifier formats declared as data (pattern, label, context words, validator), built from their
 specifications: ISO 8601 timestamps, payment cards (ISO/IEC 7812, Luhn), IBANs (ISO 13616, mod 97), US
-ITINs, NPIs and Medicare MBIs, ABA routing numbers, UK NHS numbers (mod 11), National Insurance numbers and
-postcodes, Canadian postal codes after a province, MAC addresses, an SSN announced by its name whatever its
-grouping, the last four digits of an SSN announced or masked ("last 4 SSN 4471", "XXX-XX-4471": ``ID/other``),
-unique device identifiers in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production identifiers such
-as lot and serial), social-media handles announced by their network ("Instagram @maria_g_1985":
-``CONTACT/handle``), and a capitalised season with its year ("Spring 2023": a date).
+ITINs, NPIs, Medicare MBIs and HICNs, ABA routing numbers, UK NHS numbers (mod 11), National Insurance numbers
+and postcodes, Canadian postal codes after a province, MAC addresses, an SSN announced by its name whatever
+its grouping, the last four digits of an SSN announced or masked ("last 4 SSN 4471", "XXX-XX-4471":
+``ID/other``), unique device identifiers in GS1's human-readable form (FDA UDI: "(01)" GTIN, then production
+identifiers such as lot and serial), social-media handles announced by their network ("Instagram
+@maria_g_1985": ``CONTACT/handle``), and a capitalised season with its year ("Spring 2023": a date).
 
 Labels follow anonymed's taxonomy: card, IBAN and routing numbers are ``ID/account``; a Medicare MBI (a
 health plan beneficiary number, HIPAA's kind I) is ``ID/plan``; an NHS number (a patient's record number
@@ -65,6 +65,10 @@ UK_POSTCODE: Final = re.compile(
     r"(?<![\w-])(?:[A-PR-UWYZ]\d[\dA-HJKPSTUW]?|[A-PR-UWYZ][A-HK-Y]\d[\dABEHMNPRV-Y]?)"
     r"(?P<space> ?)\d[ABD-HJLNP-UW-Z]{2}(?![\w-])"
 )
+#: a Medicare HICN (before the MBI, still on older records): an SSN and a beneficiary code of a letter and
+#: perhaps a digit or letter ("123-45-6789A", "123456789C1"); kept only after "HICN", "HIC" or "Medicare"
+HICN: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}-?\d{2}-?\d{4}[A-Z][0-9A-Z]?(?![\w-])")
+DIGITS_LETTER: Final = re.compile(r"\d{4}[A-Z]")
 #: a Canadian postal code after its province's code (Canada Post: "A1A 1A1"; no D, F, I, O, Q, U, nor W or Z
 #: first): "Montréal, QC H2X 1L3"
 CA_POSTCODE: Final = re.compile(
@@ -285,6 +289,17 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         validator=_spaced,
         invalid_score=0.85,
         requires=LETTER_DIGIT,
+    ),
+    Recognizer(
+        "hicn",
+        HICN,
+        Label.ID,
+        "plan",
+        0.9,
+        context=("hicn", "hic", "medicare"),
+        needs_context=True,
+        languages=frozenset({"en"}),
+        requires=DIGITS_LETTER,
     ),
     Recognizer("ca_postcode", CA_POSTCODE, Label.LOCATION, "zip", 0.9, group="code", requires=LETTER_DIGIT),
     Recognizer(

@@ -72,20 +72,29 @@ _CUE_SIGNS: Final = ("#", "°", "º")
 _NAMED_KINDS: Final = frozenset({"other", "plan", "license", "vehicle", "device"})
 #: separators and filler words between a cue and its value; possessive spaces keep matching linear
 _FILLER_WORDS: Final = r"(?:est|étant|le|la|de|du|d['’]|is|number|no\.?|n°|num[ée]ro)(?![^\W\d_])"
-_FILLER: Final = r"[ \t]*+(?:(?:[:#=°.]|" + _FILLER_WORDS + r")[ \t]*+){0,4}"
+#: a state's code in parentheses may stand between them too ("Driver's license (NY) 123456789")
+_FILLER: Final = r"[ \t]*+(?:(?:[:#=°.]|\([A-Za-z]{2}\)|" + _FILLER_WORDS + r")[ \t]*+){0,4}"
 _VALUE: Final = r"(?P<value>(?:[A-Za-z]{1,4}-?)?\d[\dA-Za-z]*+(?:[-/.][\dA-Za-z]++){0,4}+)(?![\w]|[-/.]\w)"
 #: after a cue, a word cue ends its word; a sign ("#", "n°") may touch letters ("report #CPD-25-00871")
 _CUE_END: Final = r"(?:(?<=[#°º])|(?![^\W\d_]))"
-#: a claim number in groups of three digits, as the VA writes its file numbers ("VA claim # 28 443 912")
-_SPACED_CLAIM: Final = (
-    "other",
-    re.compile(
-        opening("claim") + r"(?<![\w#°/])claim" + _CUE_END + _FILLER
+
+
+def _spaced(subtype: str, cue: str) -> tuple[str, re.Pattern[str], frozenset[str]]:
+    """A number in groups of three digits after its cue (English): its subtype, pattern and languages."""
+    pattern = re.compile(
+        opening(cue) + rf"(?<![\w#°/])(?:{cue})" + _CUE_END + _FILLER
         + r"(?P<value>\d{2,3}(?: \d{3}){2,3})(?![\w]|[-/.]\w| \d)",
         re.I,
-    ),
-    frozenset({"en"}),
-)  # fmt: skip
+    )  # fmt: skip
+    return subtype, pattern, frozenset({"en"})
+
+
+#: numbers in groups of three digits: a claim number as the VA writes its file numbers ("VA claim # 28 443
+#: 912"), a driver's licence as New York prints it ("Driver's license (NY) 123 456 789")
+_SPACED: Final = (
+    _spaced("other", "claim"),
+    _spaced("license", r"licen[cs]e|dl"),
+)
 _CUED: Final = (
     *(
         (
@@ -95,7 +104,7 @@ _CUED: Final = (
         )
         for subtype, cue, languages in _CUES
     ),
-    _SPACED_CLAIM,
+    *_SPACED,
 )
 _DECIMAL: Final = re.compile(r"\d+[.,]\d+")
 #: readings, not identifiers, after "#" or "ID": decimal ranges (95.8-97.2), pressures (34-40/24-30)
