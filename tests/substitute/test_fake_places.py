@@ -260,6 +260,19 @@ def test_a_street_keeps_its_directionals_and_ordinals_are_ordinals(
     assert not (set(words.findall(target)) - kept) & set(words.findall(out))
 
 
+@pytest.mark.parametrize("patient", ["p1", "p2", "p3"])
+def test_a_french_mail_box_keeps_its_word_and_the_postcode_is_the_towns(patient: str) -> None:
+    """ "8 impasse des Lilas, BP 45, 65000 Tarbes Cedex" had fallen back to random letters ("BP" kept read as
+    a leak); in "70012, 75001 Paris" the special delivery number had been taken for the postcode."""
+    address = "8 impasse des Lilas, BP 45, 65000 Tarbes Cedex"
+    out = surrogate(f"Demeurant {address}.", address, "fr", patient=patient)
+    assert re.fullmatch(r"\d impasse [^,]+, BP \d{2}, \d{5} [^,]+ Cedex", out), out
+    out = surrogate("Société X, CS 70012, 75001 Paris", "70012, 75001 Paris", "fr", patient=patient)
+    number, code, town = re.fullmatch(r"(\d{5}), (\d{5}) (.+)", out).groups()  # type: ignore[union-attr]
+    departments = {c.department for c in gazetteer().communes if c.name == town}
+    assert code[:2] in departments and number != "70012"
+
+
 #: a town's name as the gazetteer writes it ("Kaimukī", "Coeur d'Alene", "Winston-Salem")
 _TOWN = r"[^\W\d_][\w .'’-]+"
 

@@ -57,7 +57,7 @@ _KIND_WORDS: Final = frozenset(
      "square", "cours", "passage", "voie", "court", "way", "terrace", "apartment", "building", "bldg",
      "department", "dept", "floor", "fl", "room", "rm", "ste", "trailer", "trlr", "unit", "spc", "hangar",
      "hngr", "chru", "esc", "escalier", "appartement", "ssr", "smr", "usld",
-     "psychiatric", "pavilion", "institute"}
+     "psychiatric", "pavilion", "institute", "bp", "cs"}
 )  # fmt: skip
 
 

@@ -47,6 +47,9 @@ _STREET_NAME: Final = re.compile(
     r"|\b(?:rue|avenue|boulevard|chemin|all[ée]e|impasse|quai) (?:de |du |des |de la |d')?[A-ZÀ-Ý]"
 )
 _POSTCODE: Final = re.compile(r"(?<![\w])(\d{5}|\d{2} \d{3}|2[AB] ?\d{3})(?![\w])")
+#: a French mail box or special delivery number before five digits ("BP 45", "CS 70012", "TSA 30001"): no
+#: postcode
+_MAIL_BOX: Final = re.compile(r"\b(?:BP|CS|TSA)\s*$")
 _CAPITALS: Final = re.compile(r"[A-Z]{2,5}")
 #: runs of an address: a postcode, a number, or words joined by spaces, hyphens and apostrophes
 _RUNS: Final = re.compile(
@@ -277,7 +280,7 @@ def address(original: str, lang: str, rng: RandomSource, *, state: str | None = 
     """
     lang = lang if lang in STREETS else "en"
     place = rng.choice(gazetteer().communes) if lang == "fr" else town("", lang, rng, state=state)
-    postcode = _POSTCODE.search(original)
+    postcode = _postcode_in(original)
     town_at = postcode.end() if postcode else _town_start(original, lang)
     out, cursor, unit_next = [], 0, False
     for start, end, designator in _split_at(_address_runs(original), town_at):
@@ -300,6 +303,18 @@ def address(original: str, lang: str, rng: RandomSource, *, state: str | None = 
         unit_next = designator
     out.append(original[cursor:])
     return "".join(out)
+
+
+def _postcode_in(original: str) -> re.Match[str] | None:
+    """The postcode of an address: five digits not after "BP", "CS" or "TSA", the one before the town when
+    there are two ("70012, 75001 Paris": the first is a special delivery number)."""
+    found = [m for m in _POSTCODE.finditer(original) if not _MAIL_BOX.search(original, 0, m.start())]
+    before_town = [m for m in found if _TOWN_NEXT.match(original, m.end())]
+    chosen = before_town or found
+    return chosen[0] if chosen else None
+
+
+_TOWN_NEXT: Final = re.compile(r"[ \t]+[^\W\d_]")
 
 
 def _address_runs(original: str) -> list[tuple[int, int, bool]]:
