@@ -13,7 +13,7 @@ from anonymed import deidentify
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute.fake.names import Role, kin_before, name_layout, title_gender
+from anonymed.substitute.fake.names import Role, kin_after, kin_before, name_layout, title_gender
 from anonymed.substitute.registry import build_operator
 from anonymed.substitute.stage import Substituter
 
@@ -116,6 +116,9 @@ def test_a_many_word_name_gets_real_names_never_random_letters() -> None:
         ("Pt seen with daughter-in-law Keisha today.", "Keisha", "en", "female"),
         ("Vu avec son épouse Svetlana ce jour.", "Svetlana", "fr", "female"),
         ("Appel du fils, Rachid, ce matin.", "Rachid", "fr", "male"),
+        # a kin word in parentheses after the name ("Adaeze (niece)" had become "Benjamin")
+        ("Emergency contact: Adaeze (niece) 213.555.0175", "Adaeze", "en", "female"),
+        ("Called Tomasz (son-in-law) today.", "Tomasz", "en", "male"),
     ],
 )
 @pytest.mark.parametrize("seed", range(4))
@@ -133,6 +136,15 @@ def test_a_lone_name_after_a_kin_word_is_a_first_name_of_its_gender(
 )  # fmt: skip
 def test_kin_words_before_a_name(before: str, kin: str | None) -> None:
     assert kin_before(before) == kin
+
+
+@pytest.mark.parametrize(
+    ("after", "kin"),
+    [(" (niece) 213", "female"), (" ( Son )", "male"), ("(son-in-law)", "male"), (" (friend)", "any"),
+     (" (RN) paged", None), (", niece", None), (" niece", None)],
+)  # fmt: skip
+def test_kin_words_in_parentheses_after_a_name(after: str, kin: str | None) -> None:
+    assert kin_after(after) == kin
 
 
 def test_a_lone_unknown_name_after_a_kin_word_is_laid_out_as_a_first_name() -> None:

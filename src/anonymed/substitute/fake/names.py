@@ -283,9 +283,22 @@ def kin_before(before: str) -> str | None:
     """``male``, ``female`` or ``any`` when ``before`` ends with a kin word ("son ", "pt's niece (",
     "daughter-in-law ", "épouse : "), else None."""
     found = _KIN_WORD.search(before)
-    if found is None:
-        return None
-    word = fold(found.group(1))
+    return None if found is None else _kin_gender(found.group(1))
+
+
+#: a kin word in parentheses right after a name ("Okonjo, Adaeze (niece)", "Reggie (partner)")
+_KIN_AFTER = re.compile(r"[ \t]*\([ \t]*([^\W\d_]+(?:-[^\W\d_]+)?)(?:-in-laws?)?[ \t]*\)")
+
+
+def kin_after(after: str) -> str | None:
+    """``male``, ``female`` or ``any`` when ``after`` starts with a kin word in parentheses ("(niece)")."""
+    found = _KIN_AFTER.match(after)
+    return None if found is None else _kin_gender(found.group(1))
+
+
+def _kin_gender(kin: str) -> str | None:
+    """The gender a kin word gives (``any`` for one of both genders), None for no kin word."""
+    word = fold(kin)
     if word in MALE_KIN:
         return "male"
     if word in FEMALE_KIN:

@@ -28,6 +28,7 @@ from anonymed.substitute.fake.names import (
     Role,
     age_after,
     ends_with_title,
+    kin_after,
     kin_before,
     marital_before,
     name_layout,
@@ -202,7 +203,7 @@ class FakeOperator(Operator[FakeParams]):
 
         before = context.document.text[max(0, span.start - 16) : span.start]
         after = context.document.text[span.end : span.end + 8]
-        kin = kin_before(before)
+        kin = kin_before(before) or kin_after(context.document.text[span.end : span.end + 24])
         gender = title_gender(before, span.text, after, context.lang) or (kin if kin != "any" else None)
         # a listed first name after a staff role ("interpreter Olga") is one, though Faker's list lacks it
         # and so is one right before an age ("enfants (Léa 9 ans, Hugo 6 ans)")
