@@ -110,6 +110,11 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
+def capitalised(text: str) -> bool:
+    """Whether ``text`` is written with a capital and lower-case letters after it ("Smith", not "SMITH")."""
+    return text[:1].isupper() and text[1:].islower()
+
+
 def word_set(text: str) -> frozenset[str]:
     """A vocabulary written as one whitespace-separated string (the keyword lists of the recognizers)."""
     return frozenset(text.split())

@@ -62,7 +62,7 @@ from anonymed.detect.lexicons.contexts_words import (
     WEAK_HEADS,
 )
 from anonymed.detect.lexicons.resources import NameLists, name_lists
-from anonymed.detect.tokens import LOWER, UPPER, Token
+from anonymed.detect.tokens import LOWER, UPPER, Token, capitalised
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label
@@ -283,10 +283,10 @@ class _Rules:
     def _named(self, i: int) -> bool:
         """A name word, or a capitalised word inside a sentence of a cased note ("Stord-Painter MD")."""
         token = self.tokens[i]
-        capitalised = (
+        written_as_name = (
             self.cased and token.shape != LOWER and len(token.key) > 1 and not self.sentence_start(i)
         )
-        return self.name_word(i, loose=capitalised)
+        return self.name_word(i, loose=written_as_name)
 
     def _kin(self, i: int) -> Iterator[Hit]:
         """One to three name words right before "(son)" or before a phone label and its number."""
@@ -455,12 +455,10 @@ class _Rules:
         if stop == end:
             return
         first = self.tokens[end]
-        capitalised = (
-            self.cased and first.text[:1].isupper() and first.text[1:].islower() and token.shape != LOWER
-        )
+        written_as_name = self.cased and capitalised(first.text) and token.shape != LOWER
         if token.key in SAINTS and not (self.listed(end) and not self.common(end)):
             return  # "SR TO ST. HIGH", "ST. Stable" (but "St. Agnes", "Saint Joseph")
-        if token.key in WEAK_HEADS and not (capitalised or (self.listed(end) and not self.common(end))):
+        if token.key in WEAK_HEADS and not (written_as_name or (self.listed(end) and not self.common(end))):
             return  # "GOOD AMTS", "1 U PRBC" (but "Good Samaritan", "U Maryland")
         if stop < len(self.tokens) and self.tokens[stop].key in NAMING_TAILS and self.joined(stop - 1):
             stop += 1  # "Holy Redeemer Memorial"

@@ -27,6 +27,10 @@ _DESIGNATORS: Final = (
 )
 #: the same designators as a set of lower-case words (the surrogates keep them)
 DESIGNATORS: Final = frozenset(_DESIGNATORS.split())
+#: French unit designators, as written (bâtiment, appartement, escalier, étage: "Bât. C", "Appt 12", "Esc. 2")
+DESIGNATORS_FR: Final = (
+    "bâtiment", "batiment", "appartement", "escalier", "étage", "etage", "appt", "bât", "bat", "esc"
+)  # fmt: skip
 #: the designators that name no place of a hospital (Appendix C2's apartment and suite), written capitalised
 _ALONE_APARTMENT: Final = "Apartment|APARTMENT|Apt|APT"
 _ALONE_SUITE: Final = "Suite|SUITE|Ste|STE"

@@ -13,8 +13,14 @@ from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import NameLists, gazetteer
 from anonymed.detect.tagger.decode import label_runs, sentence_end
 from anonymed.detect.tagger.model import OUTSIDE
-from anonymed.detect.tokens import TaggerToken, fold
-from anonymed.substitute.fake.names import BIRTH_OR_MARRIED, PARTICLES, SAINTS, is_staff_role  # as surrogates
+from anonymed.detect.tokens import TaggerToken, capitalised, fold
+from anonymed.substitute.fake.names import (  # the same words as the surrogates
+    AGE_UNITS,
+    BIRTH_OR_MARRIED,
+    PARTICLES,
+    SAINTS,
+    is_staff_role,
+)
 
 
 def extend_names(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
@@ -53,7 +59,7 @@ def relatives_named(
     places = gazetteer(_MIN_CITY_POPULATION).index
     for index in range(1, len(tokens)):
         word = tokens[index]
-        if word.newline_before or word.before not in _RELATION_GAPS or not _capitalised(word.text):
+        if word.newline_before or word.before not in _RELATION_GAPS or not capitalised(word.text):
             continue
         key = fold(word.text)
         if len(key) < 2 or not word.text.isalpha() or (key not in lists.first and lists.is_common(key, lang)):
@@ -75,7 +81,7 @@ def staff_named(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLis
         word, role = tokens[index], tokens[index - 1]
         if not is_staff_role(role.text) or labels[index] != OUTSIDE or word.before or word.newline_before:
             continue
-        if not _capitalised(word.text):
+        if not capitalised(word.text):
             continue
         _tag_first_name(word, index, labels, lists, lang, named)
     return named
@@ -127,7 +133,7 @@ def married_names(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
     "née" itself is text."""
     for index in range(1, len(tokens) - 1):
         word, name = tokens[index], tokens[index + 1]
-        if word.text not in BIRTH_OR_MARRIED or not _capitalised(name.text):
+        if word.text not in BIRTH_OR_MARRIED or not capitalised(name.text):
             continue
         if name.newline_before or name.before or labels[index + 1] == "NAME":
             continue
@@ -169,9 +175,9 @@ def join_hyphenated(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
         if right.before != "-" or right.newline_before or right.start != left.end + 1:
             continue
         pair = (labels[index], labels[index + 1])
-        if pair == ("NAME", OUTSIDE) and _capitalised(right.text):
+        if pair == ("NAME", OUTSIDE) and capitalised(right.text):
             labels[index + 1] = "NAME"
-        elif pair == (OUTSIDE, "NAME") and _capitalised(left.text):
+        elif pair == (OUTSIDE, "NAME") and capitalised(left.text):
             labels[index] = "NAME"
 
 
@@ -194,7 +200,7 @@ def named_before_age(
     named: set[str] = set()
     for index in range(len(tokens) - 2):
         word, number, unit = tokens[index], tokens[index + 1], tokens[index + 2]
-        if labels[index] != OUTSIDE or not _capitalised(word.text) or number.before or unit.before:
+        if labels[index] != OUTSIDE or not capitalised(word.text) or number.before or unit.before:
             continue
         if not number.text.isdigit() or len(number.text) > 3 or fold(unit.text) not in _AGE_UNITS:
             continue
@@ -202,8 +208,7 @@ def named_before_age(
     return named
 
 
-#: the words of an age after its number ("9 ans", "12 yo", "3 mois", "6 years")
-_AGE_UNITS: Final = frozenset({"ans", "an", "mois", "yo", "years", "year", "yrs", "months"})
+_AGE_UNITS: Final = frozenset(AGE_UNITS)
 
 
 def bridge_particles(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
@@ -214,7 +219,7 @@ def bridge_particles(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
         if labels[index - 1] != "NAME" or labels[index] != OUTSIDE or labels[index + 1] not in _BRIDGED:
             continue
         joined = not (particle.before or word.before or particle.newline_before or word.newline_before)
-        if joined and particle.text in PARTICLES and _capitalised(word.text):
+        if joined and particle.text in PARTICLES and capitalised(word.text):
             labels[index] = labels[index + 1] = "NAME"
 
 
@@ -230,15 +235,11 @@ def surname_after_given(given: TaggerToken, word: TaggerToken, lists: NameLists)
     after a first name written alike they are the name.
     """
     return (
-        _capitalised(given.text)
-        and _capitalised(word.text)
+        capitalised(given.text)
+        and capitalised(word.text)
         and fold(given.text) in lists.first
         and fold(word.text) in lists.last
     )
-
-
-def _capitalised(text: str) -> bool:
-    return text[:1].isupper() and text[1:].islower()
 
 
 def trim_lower_edges(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str) -> None:
@@ -274,7 +275,7 @@ def drop_common_headings(
 def _relation_word(token: TaggerToken, lists: NameLists) -> bool:
     """A capitalised word for a relative that is no listed name ("Épouse", "Fille"; not "Fils"-like names)."""
     key = fold(token.text)
-    return _capitalised(token.text) and key in RELATIVES and not lists.is_name(key)
+    return capitalised(token.text) and key in RELATIVES and not lists.is_name(key)
 
 
 def _lower_common(token: TaggerToken, lists: NameLists, lang: str) -> bool:

@@ -10,9 +10,10 @@ from typing import Final
 
 from anonymed.detect.lexicons.context import STREET_TYPES_FR
 from anonymed.detect.lexicons.resources import NameLists
+from anonymed.detect.patterns.addresses import DESIGNATORS_FR
 from anonymed.detect.tagger.decode import label_runs
 from anonymed.detect.tagger.model import OUTSIDE
-from anonymed.detect.tokens import TaggerToken, fold, word_set
+from anonymed.detect.tokens import TaggerToken, capitalised, fold, word_set
 
 #: the words that join the parts of a place's name after a hyphen ("Saint-Paul-lès-Dax", "Villers-sur-Mer",
 #: "Châlons-en-Champagne"): a lower-case part after a hyphen is part of the name only if it is one of these
@@ -93,14 +94,11 @@ def _common_before_street(tokens: Sequence[TaggerToken], index: int, lists: Name
     if text.islower():
         return True
     opens = index == 0 or token.newline_before or "." in token.before
-    capitalised = text[:1].isupper() and text[1:].islower()
-    return opens and capitalised and lists.is_common(key, "fr") and key not in lists.first
+    return opens and capitalised(text) and lists.is_common(key, "fr") and key not in lists.first
 
 
-#: lower-case words of a French address before its number: units ("bâtiment B, 5 rue...") and places
-_ADDRESS_WORDS: Final = (
-    word_set("batiment bat appartement appt escalier esc etage lieu dit") | STREET_TYPES_FR
-)
+#: lower-case words of a French address before its number: units ("bâtiment B, 5 rue..."), lieu-dit, streets
+_ADDRESS_WORDS: Final = word_set(" ".join(DESIGNATORS_FR)) | word_set("lieu dit") | STREET_TYPES_FR
 
 
 #: a clock time as French and English notes write it: "14h30", "8h", "09H15"

@@ -27,7 +27,7 @@ from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_key
 from anonymed.detect.tagger.decode import label_runs, sentence_end
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tagger.names import surname_after_given
-from anonymed.detect.tokens import TaggerToken, fold, word_set
+from anonymed.detect.tokens import TaggerToken, capitalised, fold, word_set
 
 #: words that say who someone is, never who: alone they are no name, at a name's edge not part of it
 ROLE_WORDS: Final = word_set(
@@ -246,7 +246,7 @@ def _head_after(tokens: Sequence[TaggerToken], last: int) -> bool:
         return True
     if fold(tokens[end + 1].text) in ("and", "or") and _joined(tokens, end + 2, ("",)):
         second = tokens[end + 2].text  # two eponyms, one noun: "Ortolani and Barlow maneuvers"
-        if second[:1].isupper() and second[1:].islower() and _head_after(tokens, end + 2):
+        if capitalised(second) and _head_after(tokens, end + 2):
             return True
     modifier = tokens[end + 1].text  # one lower-case word between: "Asahi soft wire"
     return (

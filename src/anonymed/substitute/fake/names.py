@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from anonymed.dates.words import fold
 from anonymed.substitute.shape import Case, case_pattern, is_initial
@@ -267,8 +268,12 @@ def staff_before(before: str) -> bool:
     return found is not None and is_staff_role(found.group(1))
 
 
-#: an age right after a name ("Léa 9 ans", "Jake 12 yo"): the age words of the detector's rule
-_AGE_AFTER = re.compile(r"[ \t]*\d{1,3}[ \t]*(?:ans|an|mois|yo|years?|yrs|months)(?![^\W\d_])", re.I)
+#: the words of an age after its number ("9 ans", "12 yo", "3 mois", "6 years"), for the detector's rule too
+AGE_UNITS: Final = ("ans", "an", "mois", "yo", "years", "year", "yrs", "months")
+#: an age right after a name ("Léa 9 ans", "Jake 12 yo")
+_AGE_AFTER = re.compile(
+    r"[ \t]*\d{1,3}[ \t]*(?:" + "|".join(sorted(AGE_UNITS, key=len, reverse=True)) + r")(?![^\W\d_])", re.I
+)
 
 
 def age_after(after: str) -> bool:

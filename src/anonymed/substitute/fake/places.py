@@ -16,7 +16,13 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from anonymed.detect.patterns.addresses import DESIGNATORS, DIRECTIONAL_WRITTEN, DIRECTIONALS, SUFFIXES
+from anonymed.detect.patterns.addresses import (
+    DESIGNATORS,
+    DESIGNATORS_FR,
+    DIRECTIONAL_WRITTEN,
+    DIRECTIONALS,
+    SUFFIXES,
+)
 from anonymed.randomness import RandomSource
 from anonymed.substitute.fake.gazetteer import Gazetteer, Town, gazetteer, similar_in, us_towns_by_state
 from anonymed.substitute.places import place_key
@@ -68,13 +74,10 @@ _GENERIC: Final = frozenset(
 )  # fmt: skip
 #: a secondary unit's designator (USPS Publication 28, C2) before its number or letter: "Apt 4B", "Ste. #2",
 #: "Bldg C"; a designator word with no unit after it ("Key West Blvd") is a name
-#: French ones: bâtiment, appartement, escalier, étage ("Bât. C", "Appt 12", "Esc. 2")
-_DESIGNATORS_FR: Final = (
-    "bâtiment", "batiment", "appartement", "escalier", "étage", "etage", "appt", "bât", "bat", "esc"
-)  # fmt: skip
+#: French ones too (``DESIGNATORS_FR``)
 _UNIT_DESIGNATOR: Final = re.compile(
     r"(?<![\w])(?i:"
-    + "|".join(sorted((*DESIGNATORS, *_DESIGNATORS_FR), key=len, reverse=True))
+    + "|".join(sorted((*DESIGNATORS, *DESIGNATORS_FR), key=len, reverse=True))
     + r")(?![\w])\.?(?= ?#? ?\d| [A-Z](?![\w]))"
 )
 #: the letters of a unit ("4B", "B2", "Apt C"): at most two, after or before a digit or after a designator
