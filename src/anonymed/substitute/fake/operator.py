@@ -202,13 +202,14 @@ class FakeOperator(Operator[FakeParams]):
             return force_different(random_like(piece.text, rng), piece.text, rng)
 
         before = context.document.text[max(0, span.start - 16) : span.start]
-        after = context.document.text[span.end : span.end + 8]
-        kin = kin_before(before) or kin_after(context.document.text[span.end : span.end + 24])
+        ahead = context.document.text[span.end : span.end + 24]
+        after = ahead[:8]
+        kin = kin_before(before) or kin_after(ahead)
         gender = title_gender(before, span.text, after, context.lang) or (kin if kin != "any" else None)
         # a listed first name after a staff role ("interpreter Olga") is one, though Faker's list lacks it
         # and so is one right before an age ("enfants (Léa 9 ans, Hugo 6 ans)")
         listed = fold(span.text) in name_lists().first
-        aged = age_after(context.document.text[span.end : span.end + 12])
+        aged = age_after(ahead[:12])
         staff = (staff_before(before) or aged) and listed
         layout = name_layout(
             span.text,
