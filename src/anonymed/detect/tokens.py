@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -167,3 +168,14 @@ def alnum_tokens(text: str) -> list[TaggerToken]:
         append(TaggerToken(start, end, text[start:end], described[0], described[1]))
         previous_end = end
     return tokens
+
+
+def in_lower_case(tokens: Sequence[TaggerToken]) -> bool:
+    """Whether a note is written in lower case: fewer than one word in fifty (and fewer than two) starts with
+    a capital, so capitals say nothing about names (the lexicons' rule for a note that is not "cased")."""
+    words = capitals = 0
+    for token in tokens:
+        if token.text[0].isalpha():
+            words += 1
+            capitals += token.text[0].isupper()
+    return capitals < max(2, words // 50)

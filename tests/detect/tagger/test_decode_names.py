@@ -18,12 +18,14 @@ from anonymed.detect.tagger.decode import (
     trust_key,
     written_contact,
 )
+from anonymed.detect.tagger.detector import TaggerDetector, TaggerParams
 from anonymed.detect.tagger.names import (
     bridge_particles,
     drop_common_headings,
     extend_names,
     join_breton_ch,
     join_hyphenated,
+    lower_note_first_names,
     married_names,
     named_before_age,
     relatives_named,
@@ -470,3 +472,40 @@ def test_a_heading_of_common_words_in_capitals_is_no_name(
     text: str, lang: str, tagged: set[str], names: list[str]
 ) -> None:
     assert after(partial(drop_common_headings, lists=name_lists(), lang=lang), text, tagged) == names
+
+
+_LOWER_NOTE = (
+    "resp: breath sounds with crackles, o2 sat 92-96%.\n"
+    "social: family discussed this {name}, discussion about discharge back to assisted living facility "
+    "with hospice support between family members and case manager.\n"
+    "plan: d/c to home with hospice when arrangements are completed, no additional labs."
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "names"),
+    [
+        ("rosalind", ["rosalind"]),  # had stayed: the model reads a lower-case word as text
+        ("winifred", ["winifred"]),
+        ("ann", []),  # shorter than five letters: "ina", "tod", "fem" are more often text
+        ("miles", []),  # a common word ("walked 2 miles")
+        ("kondouli", []),  # no listed first name
+    ],
+)
+def test_a_listed_first_name_in_a_note_written_in_lower_case_is_a_name(name: str, names: list[str]) -> None:
+    text = _LOWER_NOTE.format(name=name)
+    assert after(partial(lower_note_first_names, lists=name_lists(), lang="en"), text, ()) == names
+
+
+def test_in_a_note_with_capitals_lower_case_says_no_name() -> None:
+    capitals = "Resp: Pt on NC. Dr Smith aware. Plan per MICU."
+    text = _LOWER_NOTE.format(name="rosalind").replace("resp:", capitals)
+    assert after(partial(lower_note_first_names, lists=name_lists(), lang="en"), text, ()) == []
+
+
+def test_a_first_name_found_in_a_lower_case_note_reaches_its_other_mentions() -> None:
+    text = _LOWER_NOTE.format(name="rosalind") + " will call rosalind's son in am."
+    tokens = alnum_tokens(text)
+    marginals = [{"O": 0.999, "NAME": 0.001} for _ in tokens]
+    spans = TaggerDetector(TaggerParams()).decode(text, tokens, marginals, lang="en")
+    assert [s.text for s in spans] == ["rosalind", "rosalind"]

@@ -33,6 +33,7 @@ from anonymed.detect.tagger.names import (
     extend_names,
     join_breton_ch,
     join_hyphenated,
+    lower_note_first_names,
     married_names,
     named_before_age,
     relatives_named,
@@ -225,6 +226,7 @@ class TaggerDetector(Detector[TaggerParams]):
             married_names(tokens, labels)
         if names:
             found.setdefault("NAME", set()).update(staff_named(tokens, labels, name_lists(), lang or "en"))
+            found["NAME"].update(lower_note_first_names(tokens, labels, name_lists(), lang or "en"))
         if params.propagate:
             propagated = (
                 params.propagate_labels if params.propagate_labels is not None else defaults.propagate_labels

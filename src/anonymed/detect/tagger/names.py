@@ -13,7 +13,7 @@ from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import NameLists, gazetteer
 from anonymed.detect.tagger.decode import label_runs, sentence_end
 from anonymed.detect.tagger.model import OUTSIDE
-from anonymed.detect.tokens import TaggerToken, capitalised, fold
+from anonymed.detect.tokens import TaggerToken, capitalised, fold, in_lower_case
 from anonymed.substitute.fake.names import (  # the same words as the surrogates
     AGE_UNITS,
     BIRTH_OR_MARRIED,
@@ -84,6 +84,25 @@ def staff_named(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLis
         if not capitalised(word.text):
             continue
         _tag_first_name(word, index, labels, lists, lang, named)
+    return named
+
+
+#: the shortest first name tagged without context in a note written in lower case ("ann", "ina", "tod" and
+#: "fem" read as text more often than as names)
+LOWER_NOTE_MIN_LETTERS: Final = 5
+
+
+def lower_note_first_names(
+    tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists, lang: str
+) -> set[str]:
+    """In a note written in lower case, tag ``NAME`` on a listed first name of five letters or more that is no
+    common word ("family discussed this janet"): capitals cannot show it there; their folded words."""
+    named: set[str] = set()
+    if not in_lower_case(tokens):
+        return named
+    for index, word in enumerate(tokens):
+        if labels[index] == OUTSIDE and len(word.text) >= LOWER_NOTE_MIN_LETTERS and word.text.isalpha():
+            _tag_first_name(word, index, labels, lists, lang, named)
     return named
 
 
