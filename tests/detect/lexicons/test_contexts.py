@@ -59,6 +59,15 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ("FAMILY ARRIVED FROM THE WESTERN SHORE- DAUGHTER", ("WESTERN SHORE", "LOCATION", "region")),
         ("radiation planning on South Campus followed", ("South", "LOCATION", "region")),  # campus: no name
         ("911 called and pt taken to fallston hosp. she", ("fallston", "LOCATION", "institution")),
+        # names that no list holds after a patient cue, two words or more, capitalised in a cased note
+        ("Pt Kwame Boateng (chart #SB-77413), seen 11/5/24.", ("Kwame Boateng", "NAME", "patient")),
+        ("Patient Chidinma Okonkwo-Eze was seen today.", ("Chidinma Okonkwo-Eze", "NAME", "patient")),
+        (
+            "Patient: Rajeshwari Venkatasubramanian\nDOB: 1/2/1950",
+            ("Rajeshwari Venkatasubramanian", "NAME", "patient"),
+        ),
+        ("Patient Kwame A. Boateng was seen.", ("Kwame A. Boateng", "NAME", "patient")),
+        ("Seen today. Pt. Efua Mensah-Bonsu arrived by car.", ("Efua Mensah-Bonsu", "NAME", "patient")),
     ],
 )
 def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str, str]) -> None:
@@ -98,6 +107,11 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "good heart sounds; st elevation in v2",  # prefixes without an institution word after them
         "GOOD AIR ENTRY. HOSPITAL COURSE",  # an institution word on another sentence
         "good, hospital stay uneventful",  # no word between the prefix and the institution word
+        "Patient Controlled Analgesia was started.",  # common words after a patient cue
+        "Pt Tolerated Procedure Well. Vitals stable.",
+        "The patient Kwame was seen. Vitals stable.",  # one word: too little to tell a name
+        "PATIENT KWAME BOATENG SEEN. VITALS STABLE.",  # a note in capitals: capitals say nothing
+        "the pt kwame boateng was seen, vitals stable, plan to go home",  # a note in lower case
     ],
 )
 def test_no_context_hit_without_a_name_word(text: str) -> None:

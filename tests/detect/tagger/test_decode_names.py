@@ -509,3 +509,16 @@ def test_a_first_name_found_in_a_lower_case_note_reaches_its_other_mentions() ->
     marginals = [{"O": 0.999, "NAME": 0.001} for _ in tokens]
     spans = TaggerDetector(TaggerParams()).decode(text, tokens, marginals, lang="en")
     assert [s.text for s in spans] == ["rosalind", "rosalind"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pt Kwame Boateng (chart #SB-77413), seen 11/5/24 by Dr. Helga Sorensen.",
+        "Patient Chidinma Okonkwo-Eze was seen in clinic today.",
+    ],
+)
+def test_a_patients_name_no_list_holds_is_found_after_a_patient_cue(text: str) -> None:
+    name = text.split(" ", 1)[1].split(" was")[0].split(" (")[0]
+    spans = build_detector("tagger", {}).detect(Document("d", text, {"lang": "en"}))
+    assert name in [s.text for s in spans]  # had stayed: the tagger trusts the context rule

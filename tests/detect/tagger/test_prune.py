@@ -110,6 +110,21 @@ def test_lower_case_common_words_alone_are_no_places(
             ["BALTIMORE", "REHAB"],
         ),
         ("SPOKE WITH SMITH AND", {"SMITH": "NAME", "AND": "NAME"}, ["SMITH"]),
+        (  # credentials of dentists, nurse practitioners and UK doctors (the surrogate had become "ANDERSON")
+            "seen by Dr. Helga Sorensen DDS today",
+            {"Helga": "NAME", "Sorensen": "NAME", "DDS": "NAME"},
+            ["Helga", "Sorensen"],
+        ),
+        (
+            "Priya Nair MBBS MRCP",
+            {"Priya": "NAME", "Nair": "NAME", "MBBS": "NAME", "MRCP": "NAME"},
+            ["Priya", "Nair"],
+        ),
+        (
+            "Note by Dana Whitfield APRN",
+            {"Dana": "NAME", "Whitfield": "NAME", "APRN": "NAME"},
+            ["Dana", "Whitfield"],
+        ),
         (  # a contact's label between a name and an e-mail address's local part
             "Daughter Anne Lowell (email anne.lowell@example.org) visited",
             {"Anne": "NAME", "Lowell": "NAME", "email": "NAME", "anne": "NAME", "lowell": "NAME"},
@@ -134,6 +149,8 @@ def test_words_glued_onto_a_span_are_cut_off(text: str, tagged: dict[str, str], 
         ("Wife Ann at bedside, tube feeds on", {"Ann": "NAME"}),
         ("Spoke with Smith and Jones today", {"Smith": "NAME", "Jones": "NAME"}),  # two people, no noun
         ("Smith and jones tube", {"Smith": "NAME"}),  # the second word no eponym (lower case)
+        ("Seen by Dr. John A. Smith today", {"John": "NAME", "A": "NAME", "Smith": "NAME"}),  # an initial
+        ("Wife Mary A. Jones called", {"Mary": "NAME", "A": "NAME", "Jones": "NAME"}),  # had lost its "A."
     ],
 )
 def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:

@@ -24,7 +24,7 @@ MONSIEUR_DOT: Final = "m"
 #: credentials written after a clinician's name ("J. Smith, RN", "Foley CRT")
 CREDENTIALS: Final = word_set(
     "md rn np rrt crt lpn cnm crna phd do pharmd msw lcsw bsn msn cna slp rd facs facp mph ide ibode "
-    "iade interne externe"
+    "iade interne externe dds dmd dpm aprn fnp dnp lmft psyd mbbs frcs frcp mrcp facog faap otr"
 )
 #: credentials that are ordinary words too; they count only written in capitals after a comma
 WEAK_CREDENTIALS: Final = frozenset({"do", "rd", "ide"})

@@ -8,6 +8,8 @@ tagger learns how far to trust each one:
 - ``role``: after a role abbreviation, in any case ("NP Carol", "ho smith");
 - ``credential``: before a credential without a comma ("Stord-Painter MD", "J. Chang PA");
 - ``initial``: an initial, its period and a word ("D. Phyl", "S. DOMINICO");
+- ``patient``: two name words or more, capitalised, after "patient" / "pt" in a cased note ("Pt Kwame Boateng
+  seen", "Patient: Chidinma Okonkwo-Eze"), names that no list holds;
 - ``family``: a word before "family" ("KEEP ROMERO FAMILY AWARE");
 - ``kin``: words before a kin word in parentheses or a phone label ("Jane Roe (daughter)", "Jane Roe cell#");
 - ``subject``: a listed first name opening a clause before a verb of contact ("bill called", "bob visited");
@@ -47,6 +49,7 @@ from anonymed.detect.lexicons.contexts_words import (
     NAMING_TAILS,
     NOT_SUBJECTS,
     PA_NOUNS,
+    PATIENT_CUES,
     PHONE_LABELS,
     REGION_NOUNS,
     RESIDENCE_LINKS,
@@ -191,6 +194,8 @@ class _Rules:
                 yield from self._name(nxt, "role", "clinician", False)
             if self._is_initial(i):
                 yield from self._initial(i)
+            if key in PATIENT_CUES and token.gap in ("", ":", ".") and self.cased:
+                yield from self._patient(nxt)
             if key == "family" and i > 0 and self.strong(i - 1):
                 yield from self._before(i, "family", "patient")
         if key in CREDENTIALS and i > 0 and token.text.isupper() and not self._pulmonary(i):
@@ -247,6 +252,25 @@ class _Rules:
             end = start + 1  # "mr I": a patient known by an initial
         if end > start:
             yield (start, end, Label.NAME, subtype, rule)
+
+    def _patient(self, start: int) -> Iterator[Hit]:
+        """Two to four capitalised name words (initials aside) after a patient cue, listed or not."""
+        end = start
+        while end < len(self.tokens) and end - start < 4 and self._capitalised_name(end):
+            end += 1
+            if not self.joined(end - 1):
+                break
+        while end > start and len(self.tokens[end - 1].key) == 1:
+            end -= 1
+        if sum(1 for j in range(start, end) if len(self.tokens[j].key) > 1) >= 2:
+            yield (start, end, Label.NAME, "patient", "patient")
+
+    def _capitalised_name(self, i: int) -> bool:
+        """A name word written capitalised or in capitals, or an initial with its period."""
+        token = self.tokens[i]
+        if len(token.key) == 1:
+            return token.text.isupper() and token.dot
+        return token.shape != LOWER and self.name_word(i)
 
     def _initial(self, i: int) -> Iterator[Hit]:
         nxt = i + 1

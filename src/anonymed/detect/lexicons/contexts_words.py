@@ -14,6 +14,8 @@ from anonymed.detect.tokens import word_set
 TITLES: Final = word_set("mrs mr ms miss dr drs doctor rabbi rev reverend father fr sister")
 #: titles that are clinical abbreviations too (MS mental status, MR mitral regurgitation): need a name word
 AMBIGUOUS_TITLES: Final = word_set("ms mr miss sister father fr")
+#: words a patient's name follows without a title ("Pt Kwame Boateng seen today", "Patient: Chidinma Eze")
+PATIENT_CUES: Final = word_set("patient pt")
 #: role abbreviations and role words written before a clinician's name
 ROLES: Final = word_set("np nps ho rn md resident attending fellow intern nurse chaplain hospitalist")
 #: credentials after a name without a comma ("Painter MD")
@@ -122,4 +124,5 @@ TRIGGERS: Final = (
     | COMPASS
     | {"area"}
     | {"family"}
+    | PATIENT_CUES
 )

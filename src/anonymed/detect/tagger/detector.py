@@ -85,6 +85,7 @@ DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
             "contexts.credential",
             "contexts.initial",
             "contexts.subject",
+            "contexts.patient",
             "contexts.institution",
             "contexts.kin",
             "contexts.residence",

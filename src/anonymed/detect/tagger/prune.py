@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from anonymed.detect.lexicons.context import CREDENTIALS
 from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, UNITS
 from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_keys
@@ -84,6 +85,8 @@ NEVER_ALONE: Final = word_set(
 #: the labels of a contact detail: at a name's edge not part of it ("Anne Lowell (email anne@...)");
 #: not substitute/invariant.py's _CONTACT_WORDS (words a phone surrogate may keep: home, office, poste...)
 CONTACT_LABELS: Final = word_set("email e-mail mail phone telephone tel fax cell pager beeper voicemail")
+#: words cut off a name's edges: roles, credentials, function words and a contact's labels ("Smith DDS")
+_NAME_EDGES: Final = ROLE_WORDS | CREDENTIALS | EDGE_WORDS | CONTACT_LABELS
 #: the heads of an institution's name ("U Iowa", "Univ of Iowa", "Holy Redeemer"): what follows is no
 #: state alone and no eponym ("Holy Redeemer Vital signs stable")
 _UNIVERSITY: Final = word_set("u univ university holy sacred mount mt")
@@ -104,7 +107,7 @@ def prune_names(text: str, tokens: Sequence[TaggerToken], labels: list[str]) -> 
     """Untag (set to ``O``) the name, place and contact tokens that the precision rules above rule out."""
     _break_inner(tokens, labels)
     for first, last in _runs(tokens, labels, "NAME"):
-        keep = _trim(tokens, labels, first, last, ROLE_WORDS | EDGE_WORDS | CONTACT_LABELS)
+        keep = _trim(tokens, labels, first, last, _NAME_EDGES)
         if keep and _not_a_name(text, tokens, keep[0], keep[-1]):
             _clear(labels, keep)
     for first, last in _runs(tokens, labels, "LOCATION"):
@@ -132,8 +135,21 @@ def _break_inner(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
         if label != "NAME" and label != "LOCATION":
             continue  # most tokens: their word is not looked up
         key = fold(tokens[i].text)
-        if key in INNER_BREAKS or (label == "NAME" and key in CONTACT_LABELS):
+        inner_break = key in INNER_BREAKS and not _middle_initial(tokens, labels, i)
+        if inner_break or (label == "NAME" and key in CONTACT_LABELS):
             labels[i] = OUTSIDE
+
+
+def _middle_initial(tokens: Sequence[TaggerToken], labels: list[str], i: int) -> bool:
+    """A capital letter with its period between two words of one name ("John A. Smith"): no article."""
+    after = tokens[i + 1]
+    return (
+        len(tokens[i].text) == 1
+        and tokens[i].text.isupper()
+        and after.before.startswith(".")
+        and not after.newline_before
+        and labels[i - 1] == labels[i + 1] == "NAME"
+    )
 
 
 def _trim(
