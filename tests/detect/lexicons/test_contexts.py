@@ -68,6 +68,11 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ),
         ("Patient Kwame A. Boateng was seen.", ("Kwame A. Boateng", "NAME", "patient")),
         ("Seen today. Pt. Efua Mensah-Bonsu arrived by car.", ("Efua Mensah-Bonsu", "NAME", "patient")),
+        # a county's name, not its word (HIPAA: a geographic subdivision smaller than a state)
+        ("Referral sent to Ulster County Office for the Aging.", ("Ulster", "LOCATION", "county")),
+        ("Moved from Prince George's County last year.", ("Prince George's", "LOCATION", "county")),
+        ("Born in Orleans Parish, raised in Texas.", ("Orleans", "LOCATION", "county")),
+        ("Each hospital in Anne Arundel County differs.", ("Anne Arundel", "LOCATION", "county")),
     ],
 )
 def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str, str]) -> None:
@@ -112,6 +117,9 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "The patient Kwame was seen. Vitals stable.",  # one word: too little to tell a name
         "PATIENT KWAME BOATENG SEEN. VITALS STABLE.",  # a note in capitals: capitals say nothing
         "the pt kwame boateng was seen, vitals stable, plan to go home",  # a note in lower case
+        "Each County differs. Vitals stable.",  # a determiner opens the phrase
+        "Declined county services. Vitals stable.",  # no capitalised word before the county word
+        "pt lives in ulster county, vitals stable",  # a note in lower case
     ],
 )
 def test_no_context_hit_without_a_name_word(text: str) -> None:

@@ -8,7 +8,9 @@ import pytest
 from decode_rules import after
 
 from anonymed.detect.lexicons.resources import name_lists
+from anonymed.detect.registry import build_detector
 from anonymed.detect.tagger.places import drop_clock_times, join_hyphenated_places, trim_before_streets
+from anonymed.document import Document
 
 
 @pytest.mark.parametrize(
@@ -22,6 +24,19 @@ from anonymed.detect.tagger.places import drop_clock_times, join_hyphenated_plac
         ("un Roux-en-Y", {"Roux"}, ["Roux"]),  # a letter alone is no part of a name
         ("à Saint-Paul-lès 3", {"Saint", "Paul"}, ["Saint", "Paul"]),  # a link with no name after it
         ("à Lyon - Paris", {"Lyon"}, ["Lyon"]),  # spaces around the hyphen: two places
+        # an elided link and its apostrophe: "-d'Or" had stayed after the surrogate of the rest
+        (
+            "à Saint-Didier-au-Mont-d'Or.",
+            {"Saint", "Didier", "au", "Mont"},
+            ["Saint", "Didier", "au", "Mont", "d", "Or"],
+        ),
+        (
+            "à Saint-Didier-au-Mont-d’Or.",
+            {"Saint", "Didier", "au", "Mont"},
+            ["Saint", "Didier", "au", "Mont", "d", "Or"],
+        ),
+        ("à Lyon-d'accord", {"Lyon"}, ["Lyon"]),  # a lower-case word after the apostrophe is no part
+        ("à Lyon l'Isle", {"Lyon"}, ["Lyon"]),  # a space: no join
     ],
 )
 def test_a_place_joined_by_hyphens_is_one_place(text: str, tagged: set[str], places: list[str]) -> None:
@@ -68,3 +83,9 @@ def test_a_clock_time_is_no_place_name_or_contact(text: str, tagged: dict[str, s
     labels = set(tagged.values())
     found = [word for label in labels for word in after(drop_clock_times, text, tagged, label)]
     assert found == kept
+
+
+def test_a_countys_name_is_a_place_and_its_word_stays() -> None:
+    text = "Referral sent to Ulster County Office for the Aging (845-555-0181)."
+    spans = build_detector("tagger", {}).detect(Document("d", text, {"lang": "en"}))
+    assert ("Ulster", "LOCATION") in [(s.text, s.label.value) for s in spans]  # had stayed

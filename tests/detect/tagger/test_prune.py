@@ -207,6 +207,12 @@ def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:
         ),
         ("Swan catheter placed", {"Swan": "LOCATION"}, []),  # an eponym without an institution's head
         ("arrived from the VA today", {"VA": "LOCATION"}, ["VA"]),
+        # a specialty and department words name a department, not a place (the heading had become a hospital)
+        ("OPHTHALMOLOGY CLINIC NOTE", {"OPHTHALMOLOGY": "LOCATION", "CLINIC": "LOCATION"}, []),
+        ("transferred to Pediatrics today", {"Pediatrics": "LOCATION"}, []),
+        ("Dept of Psychiatry called", {"Dept": "LOCATION", "of": "LOCATION", "Psychiatry": "LOCATION"}, []),
+        ("Seen at the Mayo Clinic", {"Mayo": "LOCATION", "Clinic": "LOCATION"}, ["Mayo", "Clinic"]),
+        ("to Cardiology Regional", {"Cardiology": "LOCATION"}, ["Cardiology"]),  # a naming tail after it
     ],
 )
 def test_places_that_are_regions_numbers_or_devices(

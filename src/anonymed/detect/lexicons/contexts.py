@@ -17,6 +17,8 @@ tagger learns how far to trust each one:
   "LAUREL REGIONAL", "Holy Cross", "U Maryland", "St. Agnes");
 - ``residence``: a town after a verb of living ("lives in Cranford", "resides nearby in brookline");
 - ``region``: a compass word and a geographic noun ("FROM THE WESTERN SHORE", "on South Campus");
+- ``county``: capitalised words before "County" / "Parish" / "Borough" in a cased note ("Ulster County Office
+  for the Aging", "Prince George's County"), common words included ("Orange County");
 - ``area``: capitalised words between "in" / "the" / "from" and "area" ("in Millbrook area");
 - ``caller``: a capitalised listed name inside a sentence before a verb of contact ("Harrington phoned");
 - ``abbreviation``: two to four capitals after a place cue that are no common abbreviation ("at GH").
@@ -39,6 +41,7 @@ from anonymed.detect.lexicons.contexts_words import (
     AREA_CUES,
     COMPASS,
     CONTACT_VERBS,
+    COUNTY_WORDS,
     CREDENTIALS,
     DOCUMENTS,
     FIELD_LABELS,
@@ -100,6 +103,10 @@ class ContextDetector(Detector[DetectorParams]):
                 Span.of(view.text, start, stop, label, source=f"{SOURCE}.{rule}", score=0.7, subtype=subtype)
             )
         return spans
+
+
+#: words that open a noun phrase and never a county's name ("Each County", "Any Borough")
+_DETERMINERS: Final = frozenset({"each", "every", "any", "another", "some", "either", "neither", "whichever"})
 
 
 class _Rules:
@@ -396,6 +403,26 @@ class _Rules:
             yield (i, i + 1 + named, Label.LOCATION, None, "region")  # joined(i): there is a word i + 1
         if key == "area" and i > 1 and self.cased:
             yield from self._area(i)
+        if key in COUNTY_WORDS and i > 0 and self.cased and self.tokens[i].shape != LOWER:
+            yield from self._county(i)
+
+    def _county(self, i: int) -> Iterator[Hit]:
+        """One to three capitalised words right before a county word: the county's name, not the word."""
+        start = i
+        while start > 0 and i - start < 3 and self.joined(start - 1) and self._county_word(start - 1):
+            start -= 1
+        if start < i and self.tokens[start].key in _DETERMINERS:
+            start += 1  # "Each County", "Every County": a capital that only opens the sentence
+        if start < i:
+            yield (start, i, Label.LOCATION, "city", "county")
+
+    def _county_word(self, i: int) -> bool:
+        """A capitalised word of a county's name: no function, role or county word."""
+        token = self.tokens[i]
+        key = token.key.removesuffix("'s")
+        if token.shape == LOWER or not key.replace("'", "").isalpha() or len(key) < 2:
+            return False
+        return key not in FUNCTION_WORDS and key not in ROLE_WORDS and key not in COUNTY_WORDS
 
     def _area(self, i: int) -> Iterator[Hit]:
         """One or two capitalised words before "area" after "in" / "the" / "from" ("in Millbrook area")."""

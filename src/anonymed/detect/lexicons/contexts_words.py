@@ -14,6 +14,8 @@ from anonymed.detect.tokens import word_set
 TITLES: Final = word_set("mrs mr ms miss dr drs doctor rabbi rev reverend father fr sister")
 #: titles that are clinical abbreviations too (MS mental status, MR mitral regurgitation): need a name word
 AMBIGUOUS_TITLES: Final = word_set("ms mr miss sister father fr")
+#: words that close a county's name ("Ulster County", "Orleans Parish"): a HIPAA geographic subdivision
+COUNTY_WORDS: Final = word_set("county parish borough")
 #: words a patient's name follows without a title ("Pt Kwame Boateng seen today", "Patient: Chidinma Eze")
 PATIENT_CUES: Final = word_set("patient pt")
 #: role abbreviations and role words written before a clinician's name
@@ -125,4 +127,5 @@ TRIGGERS: Final = (
     | {"area"}
     | {"family"}
     | PATIENT_CUES
+    | COUNTY_WORDS
 )

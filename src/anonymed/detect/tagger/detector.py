@@ -86,6 +86,7 @@ DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
             "contexts.initial",
             "contexts.subject",
             "contexts.patient",
+            "contexts.county",
             "contexts.institution",
             "contexts.kin",
             "contexts.residence",

@@ -42,9 +42,16 @@ def _name_part(text: str) -> bool:
 
 
 def _joined(tokens: Sequence[TaggerToken], index: int) -> bool:
-    """Whether token ``index`` follows the one before it after a single hyphen, no space."""
+    """Whether token ``index`` follows the one before it after a single hyphen, or after the apostrophe of an
+    elided link ("Saint-Didier-au-Mont-d'Or"), no space."""
     token = tokens[index]
-    return token.before == "-" and not token.newline_before and token.start == tokens[index - 1].end + 1
+    if token.newline_before or token.start != tokens[index - 1].end + 1:
+        return False
+    return token.before == "-" or (token.before in ("'", "’") and fold(tokens[index - 1].text) in _ELIDED)
+
+
+#: links written elided before a vowel, joined to the next part by an apostrophe ("d'Or", "l'Isle")
+_ELIDED: Final = word_set("d l")
 
 
 def trim_before_streets(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists) -> None:

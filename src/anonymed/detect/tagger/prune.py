@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from anonymed.detect.lexicons.context import CREDENTIALS
-from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, UNITS
+from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, NAMING_TAILS, UNITS
 from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_keys
 from anonymed.detect.tagger.decode import label_runs, sentence_end
@@ -211,6 +211,8 @@ def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int
         return True  # "transferred from TSICU" (but "the VA": a hospital)
     if all(key.isdigit() for key in keys):
         return not any(len(key) == 5 for key in keys)  # a street number goes with its street; a ZIP stays
+    if _department(keys, tokens, last):
+        return True  # "OPHTHALMOLOGY CLINIC NOTE", "Cardiology": a department, not a place's name
     if keys[0] in _UNIVERSITY or _tail_after(tokens, last):
         return False  # "U Iowa scale", "Iowa Rehab", "Holy Redeemer": an institution's name
     if _common_lower_case(tokens, keys, first, last):
@@ -222,6 +224,21 @@ def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int
     if all(key in NEVER_ALONE for key in keys) or _eponym_of(tokens, first) or _head_after(tokens, last):
         return True
     return _DOSE.match(text, tokens[last].end) is not None  # a drug: "Norco one tablet p.o."
+
+
+#: a medical specialty's name ("Ophthalmology", "Psychiatry", "Pediatrics", "Orthopaedics")
+_SPECIALTY: Final = re.compile(r"[a-z]{3,}(?:ology|iatry|iatrics|pedics|paedics)|medicine|surgery|obstetrics")
+#: the words that make a specialty a department ("Cardiology Clinic", "Dept of Psychiatry")
+_DEPARTMENT_WORDS: Final = INSTITUTION_TAILS | word_set("dept department division service services unit of")
+
+
+def _department(keys: list[str], tokens: Sequence[TaggerToken], last: int) -> bool:
+    """Whether the run holds a specialty and otherwise department words only, with no such name after it."""
+    if not any(_SPECIALTY.fullmatch(key) for key in keys):
+        return False
+    if not all(_SPECIALTY.fullmatch(key) or key in _DEPARTMENT_WORDS for key in keys):
+        return False
+    return not _tail_after(tokens, last) or fold(tokens[last + 1].text) not in NAMING_TAILS
 
 
 def _common_lower_case(tokens: Sequence[TaggerToken], keys: list[str], first: int, last: int) -> bool:
