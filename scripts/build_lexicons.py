@@ -33,6 +33,45 @@ FAKER_EN = ("en_US", "en_GB", "en_IE", "en_NZ")
 FAKER_FR = ("fr_FR", "fr_CA", "fr_CH", "fr_BE", "fr_QC")
 #: other Latin-script locales whose names are common among patients of French and US hospitals
 FAKER_OTHER = ("de_DE", "it_IT", "es_ES", "pt_PT", "nl_NL", "pl_PL")
+#: Latin-script (or romanised) names of patients born elsewhere: South Asia, West, East and Southern Africa,
+#: South-East and East Asia, Turkey and Azerbaijan, Latin America, Central and Eastern Europe, Ireland,
+#: Algeria. Added to the name lists only, not to the name shares that decide the common words, so a frequent
+#: English word that is a name there stays common ("blessing", "comfort", "peace")
+FAKER_WORLD = (
+    "en_IN",
+    "en_PK",
+    "en_NG",
+    "ha_NG",
+    "ig_NG",
+    "yo_NG",
+    "tw_GH",
+    "en_KE",
+    "sw",
+    "zu_ZA",
+    "id_ID",
+    "vi_VN",
+    "en_TH",
+    "ja_JP",
+    "zh_CN",
+    "zh_TW",
+    "tr_TR",
+    "az_AZ",
+    "es_MX",
+    "es_CO",
+    "es_AR",
+    "es_CL",
+    "pt_BR",
+    "ro_RO",
+    "hu_HU",
+    "cs_CZ",
+    "sk_SK",
+    "hr_HR",
+    "sl_SI",
+    "ga_IE",
+    "fr_DZ",
+)
+#: the shortest name taken from FAKER_WORLD (two letters are too often abbreviations: "ha", "ng")
+WORLD_MIN_LETTERS = 3
 #: bedside jargon, brand and device names (nursing notes) that name lists also hold; written for anonymed
 CLINICAL_JARGON = (
     "aline",
@@ -144,6 +183,35 @@ def faker_names(locales: Iterable[str]) -> tuple[set[str], set[str]]:
     return _clean(first), _clean(last)
 
 
+def world_names(locales: Iterable[str]) -> tuple[set[str], set[str]]:
+    """First and last names of ``locales``: their romanised lists where a provider has them, else the plain
+    and gendered ones; three letters or more."""
+    first: set[str] = set()
+    last: set[str] = set()
+    for locale in locales:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        first |= _provider_names(provider, "first")
+        last |= _provider_names(provider, "last")
+    return _clean_world(first), _clean_world(last)
+
+
+def _provider_names(provider: type, kind: str) -> set[str]:
+    romanised = f"{kind}_romanized_names"
+    attributes = (romanised,) if hasattr(provider, romanised) else tuple(
+        f"{kind}_names{suffix}" for suffix in ("", "_male", "_female")
+    )
+    found: set[str] = set()
+    for attribute in attributes:
+        value = getattr(provider, attribute, ())
+        if isinstance(value, (dict, list, tuple, set, frozenset)):
+            found.update(fold(name) for name in value if isinstance(name, str))
+    return found
+
+
+def _clean_world(words: Iterable[str]) -> set[str]:
+    return {w for w in _clean(words) if len(w) >= WORLD_MIN_LETTERS}
+
+
 def _clean(words: Iterable[str]) -> set[str]:
     return {w for w in words if _ALPHA.match(w)}
 
@@ -241,7 +309,8 @@ def all_names() -> tuple[set[str], set[str], dict[str, dict[str, float]]]:
     # names without census frequency: treat them as moderately common names
     en_names = {**{k: 0.05 for k in first | last}, **census_last, **census_first}
     fr_names = {**en_names, **{k: 1.0 for k in fr_first | fr_last}}
-    return first, last, {"en": en_names, "fr": fr_names}
+    world_first, world_last = world_names(FAKER_WORLD)  # the lists only: the shares above stay as they were
+    return first | world_first, last | world_last, {"en": en_names, "fr": fr_names}
 
 
 def common_words(

@@ -46,6 +46,14 @@ def test_no_age_above_89_years_is_ever_written(age: int, epsilon: float, unit: s
         assert 0 <= years < 90
 
 
+@pytest.mark.parametrize("digits", ["999999999999999999999999999999", "3000000000"])
+def test_an_age_beyond_any_integer_range_is_released_grouped(digits: str) -> None:
+    doc = make_doc(f"Patient aged {digits} years.", [(f"{digits} years", "AGE")])
+    out = substituter(1.0)(doc, RandomSource())  # had raised: not representable by i32
+    assert re.fullmatch(r"Patient aged (90\+|\d{1,2}) years\.", out.result)
+    assert digits not in out.result
+
+
 def test_repeated_age_is_drawn_once() -> None:
     doc = make_doc("98 years old; again: 98 years old.", [("98 years old", "AGE"), ("98 years old", "AGE")])
     out = substituter(1.0)(doc, RandomSource())

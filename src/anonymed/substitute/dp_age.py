@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from anonymed.dates.model import UNITS_PER_YEAR
 from anonymed.dates.over89 import HIPAA_MAX_AGE
@@ -25,6 +25,11 @@ from anonymed.errors import ConfigError
 from anonymed.substitute import mechanisms
 from anonymed.substitute.base import Context
 from anonymed.substitute.dp_common import DPDocState, DPOperator, DPParams
+
+#: ages above this many years are perturbed as this many: every release above 89 is "90+" anyway, clamping
+#: is a contraction (the epsilon·d guarantee holds) and the integer stays in the range OpenDP's sampler
+#: takes (a 30-digit "age" had raised an error)
+AGE_CAP_YEARS: Final = 1000
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,7 @@ class DPAgeOperator(DPOperator[DPAgeParams]):
             "p_unchanged": age_p_unchanged(value, epsilon),
             "p_unchanged_of": "release",
         }
-        quantity = value.quantity
+        quantity = min(value.quantity, AGE_CAP_YEARS * UNITS_PER_YEAR.get(value.unit, 1.0))
         noisy = ledger.draw(key, "laplace", parameters, lambda e: mechanisms.laplace_quantity(quantity, e))
         state.released[key] = noisy
         return release_age(value, noisy, self.params.over89)

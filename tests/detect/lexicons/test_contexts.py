@@ -68,6 +68,14 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ),
         ("Patient Kwame A. Boateng was seen.", ("Kwame A. Boateng", "NAME", "patient")),
         ("Seen today. Pt. Efua Mensah-Bonsu arrived by car.", ("Efua Mensah-Bonsu", "NAME", "patient")),
+        # names that open the sentence describing the patient's age (the opening of a history)
+        (
+            "Rajeshwari Venkatesan is a 54 yo woman with chest pain.",
+            ("Rajeshwari Venkatesan", "NAME", "described"),
+        ),
+        ("HPI: Tendai Moyo is an 81-year-old man with CHF.", ("Tendai Moyo", "NAME", "described")),
+        ("Seen today. Kwame A. Boateng was a 45 y/o male.", ("Kwame A. Boateng", "NAME", "described")),
+        ("Met with Rajeshwari Venkatesan and her husband.", ("Rajeshwari Venkatesan", "NAME", "speech")),
         # a county's name, not its word (HIPAA: a geographic subdivision smaller than a state)
         ("Referral sent to Ulster County Office for the Aging.", ("Ulster", "LOCATION", "county")),
         ("Moved from Prince George's County last year.", ("Prince George's", "LOCATION", "county")),
@@ -117,6 +125,10 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "The patient Kwame was seen. Vitals stable.",  # one word: too little to tell a name
         "PATIENT KWAME BOATENG SEEN. VITALS STABLE.",  # a note in capitals: capitals say nothing
         "the pt kwame boateng was seen, vitals stable, plan to go home",  # a note in lower case
+        "Chest Pain is a 3 month problem. Vitals stable.",  # common words before the age description
+        "The Patient is a 54 year-old man. Vitals stable.",
+        "Seen by Tendai Moyo is a 54 yo man. Vitals stable.",  # the name does not open the sentence
+        "Met with resistance. Vitals stable.",
         "Each County differs. Vitals stable.",  # a determiner opens the phrase
         "Declined county services. Vitals stable.",  # no capitalised word before the county word
         "pt lives in ulster county, vitals stable",  # a note in lower case

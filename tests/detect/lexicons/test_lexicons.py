@@ -300,3 +300,28 @@ def test_any_text_gives_spans_in_bounds_that_match_it(text: str, lang: str) -> N
 )
 def test_common_words_after_an_institution_word_need_a_french_capital(text: str, lang: str) -> None:
     assert "LOCATION/hospital" not in found(text, lang).values()
+
+
+@pytest.mark.parametrize(
+    ("word", "given"),
+    [
+        ("aarav", True),  # India
+        ("chiamaka", True),  # Nigeria (Igbo)
+        ("abena", True),  # Ghana (Twi)
+        ("amahle", True),  # South Africa (Zulu)
+        ("anyango", True),  # Kenya
+        ("adeyemi", False),  # Nigeria (Yoruba)
+        ("balakrishnan", False),  # India
+        ("abubakar", False),  # Nigeria (Hausa)
+    ],
+)
+def test_names_of_patients_born_elsewhere_are_listed(word: str, given: bool) -> None:
+    lists = name_lists()
+    assert word in (lists.first if given else lists.last)  # had been in no list: missed without context
+    assert not lists.is_common(word, "en")
+
+
+@pytest.mark.parametrize("word", ["blessing", "comfort", "peace"])
+def test_a_name_that_is_a_frequent_english_word_stays_common(word: str) -> None:
+    lists = name_lists()
+    assert word in lists.first and lists.is_common(word, "en")  # a name only with context

@@ -19,6 +19,8 @@ def labels(text: str) -> set[tuple[str, str]]:
         ("DOE, JANE A MRN: 00123456", "DOE, JANE A", "00123456"),
         ("VAN DYKE,MARY    #44-55-661", "VAN DYKE,MARY", "44-55-661"),
         ("Okafor,Chidi 987654", "Okafor,Chidi", "987654"),
+        ("Boateng, Kwame (MRN 4471823)", "Boateng, Kwame", "4471823"),  # the number in parentheses
+        ("Venkatesan, Rajeshwari (#00981234)\nSeen today", "Venkatesan, Rajeshwari", "00981234"),
     ],
 )
 def test_a_surname_comma_given_name_header_and_its_record_number_are_two_spans(

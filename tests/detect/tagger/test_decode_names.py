@@ -522,3 +522,16 @@ def test_a_patients_name_no_list_holds_is_found_after_a_patient_cue(text: str) -
     name = text.split(" ", 1)[1].split(" was")[0].split(" (")[0]
     spans = build_detector("tagger", {}).detect(Document("d", text, {"lang": "en"}))
     assert name in [s.text for s in spans]  # had stayed: the tagger trusts the context rule
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Rajeshwari Venkatesan is a 54 yo woman with chest pain.", "Rajeshwari Venkatesan"),  # had stayed
+        ("HPI: Tendai Moyo is an 81-year-old man with CHF.", "Tendai Moyo"),  # "Moyo" had become a place
+        ("Met with Rajeshwari Venkatesan and her husband to discuss the plan.", "Rajeshwari Venkatesan"),
+    ],
+)
+def test_a_name_that_opens_a_history_is_one_name(text: str, name: str) -> None:
+    spans = build_detector("tagger", {}).detect(Document("d", text, {"lang": "en"}))
+    assert (name, "NAME") in [(s.text, s.label.value) for s in spans]

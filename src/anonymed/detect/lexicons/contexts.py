@@ -10,6 +10,8 @@ tagger learns how far to trust each one:
 - ``initial``: an initial, its period and a word ("D. Phyl", "S. DOMINICO");
 - ``patient``: two name words or more, capitalised, after "patient" / "pt" in a cased note ("Pt Kwame Boateng
   seen", "Patient: Chidinma Okonkwo-Eze"), names that no list holds;
+- ``described``: capitalised name words opening a sentence before "is a" / "was an" and an age ("Rajeshwari
+  Venkatesan is a 54 yo woman", the opening of a history), names that no list holds;
 - ``family``: a word before "family" ("KEEP ROMERO FAMILY AWARE");
 - ``kin``: words before a kin word in parentheses or a phone label ("Jane Roe (daughter)", "Jane Roe cell#");
 - ``subject``: a listed first name opening a clause before a verb of contact ("bill called", "bob visited");
@@ -30,6 +32,7 @@ clinical English, not names of any corpus.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import ClassVar, Final
 
@@ -43,6 +46,7 @@ from anonymed.detect.lexicons.contexts_words import (
     CONTACT_VERBS,
     COUNTY_WORDS,
     CREDENTIALS,
+    DESCRIBING_VERBS,
     DOCUMENTS,
     FIELD_LABELS,
     GENERIC_TAILS,
@@ -105,6 +109,10 @@ class ContextDetector(Detector[DetectorParams]):
         return spans
 
 
+#: "a 54 yo", "an 81-year-old", "a 3 month old" right after a describing verb
+_AGE_DESCRIPTION: Final = re.compile(
+    r"[ \t]+an?[ \t]+\d{1,3}[ \t-]*(?:y/?o\b|y\.o\.|yrs?\b|years?\b|-?year-old|mo(?:nths?)?\b)", re.I
+)
 #: words that open a noun phrase and never a county's name ("Each County", "Any Borough")
 _DETERMINERS: Final = frozenset({"each", "every", "any", "another", "some", "either", "neither", "whichever"})
 
@@ -207,6 +215,8 @@ class _Rules:
                 yield from self._before(i, "family", "patient")
         if key in CREDENTIALS and i > 0 and token.text.isupper() and not self._pulmonary(i):
             yield from self._before(i, "credential", "clinician")
+        if key in DESCRIBING_VERBS and i > 0 and self.cased and _AGE_DESCRIPTION.match(self.text, token.end):
+            yield from self._described(i)
         if key in CONTACT_VERBS and i > 0:
             yield from self._subject(i)
         if (key in KIN or key in PHONE_LABELS) and i > 0:
@@ -271,6 +281,16 @@ class _Rules:
             end -= 1
         if sum(1 for j in range(start, end) if len(self.tokens[j].key) > 1) >= 2:
             yield (start, end, Label.NAME, "patient", "patient")
+
+    def _described(self, verb: int) -> Iterator[Hit]:
+        """Two to four capitalised name words (initials aside) that open the sentence ``verb`` continues."""
+        start = verb
+        while start > 0 and verb - start < 4 and self.joined(start - 1) and self._capitalised_name(start - 1):
+            start -= 1
+        if start == verb or not self.sentence_start(start) or len(self.tokens[verb - 1].key) == 1:
+            return
+        if sum(1 for j in range(start, verb) if len(self.tokens[j].key) > 1) >= 2:
+            yield (start, verb, Label.NAME, "patient", "described")
 
     def _capitalised_name(self, i: int) -> bool:
         """A name word written capitalised or in capitals, or an initial with its period."""

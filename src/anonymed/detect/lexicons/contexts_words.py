@@ -14,6 +14,9 @@ from anonymed.detect.tokens import word_set
 TITLES: Final = word_set("mrs mr ms miss dr drs doctor rabbi rev reverend father fr sister")
 #: titles that are clinical abbreviations too (MS mental status, MR mitral regurgitation): need a name word
 AMBIGUOUS_TITLES: Final = word_set("ms mr miss sister father fr")
+#: verbs after which "a 54 yo ..." describes the name that opens the sentence ("Rajeshwari Venkatesan is a
+#: 54 yo woman")
+DESCRIBING_VERBS: Final = word_set("is was")
 #: words that close a county's name ("Ulster County", "Orleans Parish"): a HIPAA geographic subdivision
 COUNTY_WORDS: Final = word_set("county parish borough")
 #: words a patient's name follows without a title ("Pt Kwame Boateng seen today", "Patient: Chidinma Eze")
@@ -28,6 +31,7 @@ SPEECH_AFTER: Final = {
     "spoke": word_set("with to"),
     "talked": word_set("with to"),
     "discussed": word_set("with"),
+    "met": word_set("with"),
     "reported": word_set("to"),
     "paged": frozenset({""}),
     "page": frozenset({""}),
@@ -128,4 +132,5 @@ TRIGGERS: Final = (
     | {"family"}
     | PATIENT_CUES
     | COUNTY_WORDS
+    | DESCRIBING_VERBS
 )

@@ -17,12 +17,13 @@ _CAPS_WORD: Final = r"[A-Z][A-Z'’-]*[A-Z]"
 #: a capitalised name word: Smith, O'Neil, McDonald, Forman-Lyons
 _TITLE_WORD: Final = r"(?:[A-Z]['’])?[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:[-'’][A-Z]?[a-z]+)?"
 #: a surname (one or two words), a comma, a given name of three letters or more (not a state code: "Boston,
-#: MA 02114") and perhaps an initial, then a record number of six characters or more (not a ZIP code)
+#: MA 02114") and perhaps an initial, then a record number of six characters or more (not a ZIP code), perhaps
+#: in parentheses ("Boateng, Kwame (MRN 4471823)")
 _SURNAME: Final = r"(?:" + _CAPS_WORD + r"|" + _TITLE_WORD + r")"
 _GIVEN: Final = r"(?:[A-Z][A-Z'’-]+[A-Z]|[A-Z][a-z]{2,}(?:[-'’][A-Z]?[a-z]+)?)"
 HEADER: Final = re.compile(
     r"(?m)^[ \t]*(?P<name>" + _SURNAME + r"(?: " + _SURNAME + r")?, ?" + _GIVEN + r"(?: [A-Z]\.?)?)"
-    r"[ \t]++(?:(?:MRN|MR|UNIT|ID|NO|#)[ \t]*+[:#.]?[ \t]*+)?"
+    r"[ \t]++\(?(?:(?:MRN|MR|UNIT|ID|NO|#)[ \t]*+[:#.]?[ \t]*+)?"
     r"(?!\d{5}-\d{4}(?![\w-]))(?P<number>\d[\d-]{4,14}\d)(?![\w-])"
 )
 #: a "SURNAME, GIVEN" name after a field label ("Patient: HALVORSEN, INGRID M", "Name: Doe, Jane"), where no

@@ -185,8 +185,8 @@ def trust_hints(
         label = hint.label.value
         index = bisect_left(starts, hint.start)
         while index < len(tokens) and tokens[index].end <= hint.end:
-            if labels[index] == OUTSIDE:
-                labels[index] = label
+            if labels[index] == OUTSIDE or (label == "NAME" and labels[index] == "LOCATION"):
+                labels[index] = label  # a name rule outranks the model's place ("Tendai Moyo is a 54 yo")
             if len(tokens[index].text) > 2:
                 words.setdefault(label, set()).add(fold(tokens[index].text))
             index += 1

@@ -87,6 +87,7 @@ DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
             "contexts.subject",
             "contexts.patient",
             "contexts.county",
+            "contexts.described",
             "contexts.institution",
             "contexts.kin",
             "contexts.residence",
