@@ -197,8 +197,10 @@ def world_names(locales: Iterable[str]) -> tuple[set[str], set[str]]:
 
 def _provider_names(provider: type, kind: str) -> set[str]:
     romanised = f"{kind}_romanized_names"
-    attributes = (romanised,) if hasattr(provider, romanised) else tuple(
-        f"{kind}_names{suffix}" for suffix in ("", "_male", "_female")
+    attributes = (
+        (romanised,)
+        if hasattr(provider, romanised)
+        else tuple(f"{kind}_names{suffix}" for suffix in ("", "_male", "_female"))
     )
     found: set[str] = set()
     for attribute in attributes:
