@@ -286,13 +286,17 @@ _TOWN = r"[^\W\d_][\w .'’-]+"
         ("7 Chapel Mews, York", rf"\d {_STREET_NAME} Mews, {_TOWN}"),
         ("88 Old Mill Pkwy", rf"\d{{2}} {_STREET_NAME} Pkwy"),
         ("400 Eagle Trail, Boise", rf"\d{{3}} {_STREET_NAME} Trail, {_TOWN}"),
+        # "14 Ravenscroft Gardens, Leeds" had come out in random letters (its "Gardens" read as a leak)
+        ("14 Ravenscroft Gardens, Leeds", rf"\d{{2}} {_STREET_NAME} Gardens, {_TOWN}"),
+        ("Flat 2, 17 Mill Row", rf"Flat \d, \d{{2}} {_STREET_NAME} Row"),  # the Royal Mail's flat
     ],
 )
 @pytest.mark.parametrize("patient", ["p1", "p2", "p3"])
 def test_british_and_us_street_words_are_kept_with_a_new_name(target: str, check: str, patient: str) -> None:
     out = surrogate(f"Lives at {target} with her son.", target, patient=patient)
     assert re.fullmatch(check, out), out
-    names = {"Larkspur", "Harrogate", "Chapel", "York", "Old", "Mill", "Eagle", "Boise"}
+    names = {"Larkspur", "Harrogate", "Chapel", "York", "Old", "Mill", "Eagle", "Boise", "Ravenscroft"}
+    names.add("Leeds")
     assert not names & set(re.findall(r"[A-Za-z]+", out))
 
 

@@ -136,3 +136,32 @@ def test_a_street_its_town_and_state_give_the_town_without_a_zip_code(
 )
 def test_no_town_without_the_whole_address_line(text: str) -> None:
     assert not any(label == "LOCATION/city" for label, _ in found(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "street", "town"),
+    [
+        # Royal Mail: the flat, the building number and street, then the post town and postcode
+        ("Flat 2, 17 Mill Row, Oxford OX1 2AB.", "Flat 2, 17 Mill Row", "Oxford"),  # "Oxford" had been a name
+        ("FLAT 4B 22 ELM GROVE, LEEDS LS6 2QT", "FLAT 4B 22 ELM GROVE", "LEEDS"),
+        ("of 14 Ravenscroft Gardens, Apt 2, Harrogate HG1 2AB", "14 Ravenscroft Gardens, Apt 2", "Harrogate"),
+    ],
+)
+def test_a_british_address_gives_its_flat_street_and_post_town(text: str, street: str, town: str) -> None:
+    spans = found(text)
+    assert ("LOCATION/street", street) in spans
+    assert ("LOCATION/city", town) in spans
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The flat 2 weeks ago, no change",  # no street after it
+        "Flat 3, Cedar House",  # a building's name: left to the tagger
+        "Referred by Dr Jones, GP AB1 2CD",  # two capitals before a postcode: no town
+        "BP 120/80, HR 88 OX1 2AB",  # no comma right before the word
+    ],
+)
+def test_no_british_street_or_town_without_their_shape(text: str) -> None:
+    spans = found(text)
+    assert not any(label in ("LOCATION/street", "LOCATION/city") for label, _ in spans)

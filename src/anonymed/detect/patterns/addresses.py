@@ -20,11 +20,12 @@ from anonymed.detect.patterns.recognizer import Recognizer
 from anonymed.labels import Label
 
 # the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
-#: USPS Publication 28, Appendix C2: the designators that require a unit number, and their abbreviations
+#: USPS Publication 28, Appendix C2: the designators that require a unit number, and their abbreviations, and
+#: the British flat
 _DESIGNATORS: Final = (
     "apartment apt building bldg department dept floor fl hangar hngr key lot pier room rm slip space spc "
-    "stop suite ste trailer trlr unit"
-)
+    "stop suite ste trailer trlr unit flat"
+)  # "flat": the Royal Mail's, not USPS
 #: the same designators as a set of lower-case words (the surrogates keep them)
 DESIGNATORS: Final = frozenset(_DESIGNATORS.split())
 #: French unit designators, as written (bâtiment, appartement, escalier, étage: "Bât. C", "Appt 12", "Esc. 2")
@@ -38,7 +39,7 @@ _ALONE_SUITE: Final = "Suite|SUITE|Ste|STE"
 _SUFFIXES: Final = (
     "street st avenue ave av road rd boulevard blvd lane ln drive dr court ct way place pl terrace ter "
     "parkway pkwy highway hwy circle cir square sq trail trl pike turnpike tpke plaza plz alley aly row "
-    "crescent close grove walk route rte expressway expy freeway fwy mews"
+    "crescent close grove walk route rte expressway expy freeway fwy mews gardens gdns"
 )
 #: the same suffixes as a set of lower-case words
 SUFFIXES: Final = frozenset(_SUFFIXES.split())
@@ -107,6 +108,15 @@ STREET_TOWN_STATE: Final = re.compile(
     rf")\b\.?(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT})?)"
     rf", (?P<town>{_TOWN}),? (?:{_STATE})(?![\w-]|\.\w)"
 )
+#: a British flat before its building number and street, as the Royal Mail writes a sub-building first ("Flat
+#: 2, 17 Mill Row", "FLAT 4B 22 ELM GROVE")
+FLAT_STREET: Final = re.compile(
+    rf"\b(?:Flat|FLAT) {_NUMBER_ONLY},? {_STREET_NUMBER}(?:"
+    rf" {_TITLE_WORD}(?:[ -]{_TITLE_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=False)})"
+    rf"|"
+    rf" {_CAPS_WORD}(?:[ -]{_CAPS_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=True)})"
+    rf")\b\.?"
+)
 #: "Apt. 236", "APARTMENT 7": never a hospital's word when capitalised
 APARTMENT: Final = re.compile(
     opening(_ALONE_APARTMENT) + rf"\b(?:{_ALONE_APARTMENT})\b\.? ?{_NUMBER}{_NUMBER_END}"
@@ -124,6 +134,8 @@ SUFFIX_THEN_UNIT: Final = re.compile(
 )
 #: a comma and a state code: the end of an address's last line
 COMMA_STATE: Final = re.compile(rf", ?(?:{_STATE})\b")
+#: "Flat" and a number: a British address may follow
+FLAT: Final = re.compile(r"\b(?:Flat|FLAT) [\dA-Z]")
 _ANY_ALONE: Final = _ALONE_APARTMENT + "|" + _ALONE_SUITE
 ALONE: Final = re.compile(opening(_ANY_ALONE) + rf"\b(?:{_ANY_ALONE})\b")
 
@@ -159,10 +171,13 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         languages=_ENGLISH,
         requires=COMMA_STATE,
     ),
+    Recognizer("flat_street", FLAT_STREET, Label.LOCATION, "street", 0.85, languages=_ENGLISH, requires=FLAT),
     Recognizer("apartment", APARTMENT, Label.LOCATION, "street", 0.8, languages=_ENGLISH, requires=ALONE),
     Recognizer(
         "suite", SUITE, Label.LOCATION, "street", 0.8, group="unit", languages=_ENGLISH, requires=ALONE
     ),
 )
 
-PATTERNS: Final = (STREET_UNIT, STREET_TOWN_STATE, APARTMENT, SUITE, SUFFIX_THEN_UNIT, COMMA_STATE, ALONE)
+PATTERNS: Final = (
+    STREET_UNIT, STREET_TOWN_STATE, FLAT_STREET, APARTMENT, SUITE, SUFFIX_THEN_UNIT, COMMA_STATE, FLAT, ALONE
+)  # fmt: skip

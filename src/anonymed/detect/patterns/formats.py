@@ -65,6 +65,13 @@ UK_POSTCODE: Final = re.compile(
     r"(?<![\w-])(?:[A-PR-UWYZ]\d[\dA-HJKPSTUW]?|[A-PR-UWYZ][A-HK-Y]\d[\dABEHMNPRV-Y]?)"
     r"(?P<space> ?)\d[ABD-HJLNP-UW-Z]{2}(?![\w-])"
 )
+#: the post town before a UK postcode on an address's last line, after a comma ("17 Mill Row, Oxford OX1
+#: 2AB"): Royal Mail writes the town, then the postcode; one to three capitalised words or words in capitals
+UK_TOWN: Final = re.compile(
+    r"(?<=, )(?P<town>[A-Z][a-z'’]+(?:[ -][A-Z][a-z'’]+){0,2}|[A-Z]{3,}(?:[ -][A-Z]{3,}){0,2})"
+    r",? (?:[A-PR-UWYZ]\d[\dA-HJKPSTUW]?|[A-PR-UWYZ][A-HK-Y]\d[\dABEHMNPRV-Y]?)"
+    r" \d[ABD-HJLNP-UW-Z]{2}(?![\w-])"
+)
 #: a Medicare HICN (before the MBI, still on older records): an SSN and a beneficiary code of a letter and
 #: perhaps a digit or letter ("123-45-6789A", "123456789C1"); kept only after "HICN", "HIC" or "Medicare"
 HICN: Final = re.compile(r"(?=\d)(?<![\w-])\d{3}-?\d{2}-?\d{4}[A-Z][0-9A-Z]?(?![\w-])")
@@ -290,6 +297,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         invalid_score=0.85,
         requires=LETTER_DIGIT,
     ),
+    Recognizer("uk_town", UK_TOWN, Label.LOCATION, "city", 0.9, group="town", requires=LETTER_DIGIT),
     Recognizer(
         "hicn",
         HICN,

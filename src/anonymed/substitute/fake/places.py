@@ -38,7 +38,7 @@ HOSPITAL_WORDS: Final = re.compile(
 )
 _STREET_WORDS: Final = re.compile(
     r"\b(street|st|avenue|ave|av|road|rd|boulevard|blvd|bd|lane|ln|drive|dr|way|court|ct|place|pl|terrace|"
-    r"parkway|pkwy|highway|hwy|circle|cir|trail|trl|close|crescent|mews|"
+    r"parkway|pkwy|highway|hwy|circle|cir|trail|trl|close|crescent|mews|gardens|grove|walk|row|plaza|pike|"
     r"rue|chemin|all[ée]e|impasse|route|quai|cours|square|passage|voie|sentier)\b\.?",
     re.I,
 )
