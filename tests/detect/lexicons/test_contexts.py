@@ -76,6 +76,11 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ("HPI: Tendai Moyo is an 81-year-old man with CHF.", ("Tendai Moyo", "NAME", "described")),
         ("Seen today. Kwame A. Boateng was a 45 y/o male.", ("Kwame A. Boateng", "NAME", "described")),
         ("Met with Rajeshwari Venkatesan and her husband.", ("Rajeshwari Venkatesan", "NAME", "speech")),
+        # police and military ranks before a name (a police officer in the ED had stayed)
+        ("PD officer Sgt. Brandt (badge 4471) at bedside.", ("Brandt", "NAME", "title")),
+        ("Spoke with Detective Ramirez this morning.", ("Ramirez", "NAME", "title")),
+        ("Trooper Kowalczyk brought him in.", ("Kowalczyk", "NAME", "title")),
+        ("Pediatrician: Dr. Ilse Vandermeer at Hasbro Children's.", ("Hasbro", "LOCATION", "institution")),
         # a county's name, not its word (HIPAA: a geographic subdivision smaller than a state)
         ("Referral sent to Ulster County Office for the Aging.", ("Ulster", "LOCATION", "county")),
         ("Moved from Prince George's County last year.", ("Prince George's", "LOCATION", "county")),
@@ -129,6 +134,10 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "The Patient is a 54 year-old man. Vitals stable.",
         "Seen by Tendai Moyo is a 54 yo man. Vitals stable.",  # the name does not open the sentence
         "Met with resistance. Vitals stable.",
+        "s/p Lt. hip replacement. Vitals stable.",  # "Lt.": left, no rank
+        "edema to lt.fa +1, k+ repleted",
+        "both corporal bodies were measured",  # anatomy, no rank
+        "the officer at bedside left. Vitals stable.",  # an ambiguous rank needs a name word after it
         "Each County differs. Vitals stable.",  # a determiner opens the phrase
         "Declined county services. Vitals stable.",  # no capitalised word before the county word
         "pt lives in ulster county, vitals stable",  # a note in lower case

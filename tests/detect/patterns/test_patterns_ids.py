@@ -175,6 +175,11 @@ def test_six_digit_numbers_are_ids_in_high_recall_mode() -> None:
         ("Claim number: 2025-118274-01", ("ID/other", "2025-118274-01")),
         ("VA claim # 28 443 912. Reports", ("ID/other", "28 443 912")),  # a VA file number in groups
         ("Campus police report #CPD-25-00871.", ("ID/other", "CPD-25-00871")),  # letters right after "#"
+        # had stayed: an Army service number, a member ID after its insurer's letters, a group number
+        ("Veteran, service number RA 12 345 678, Desert Storm.", ("ID/other", "RA 12 345 678")),
+        ("Member: ID UHC 998 877 665, Group 0704512.", ("ID/plan", "UHC 998 877 665")),
+        ("Member: ID UHC 998 877 665, Group 0704512.", ("ID/plan", "0704512")),
+        ("group # 88-1204 on the card", ("ID/plan", "88-1204")),
     ],
 )
 def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tuple[str, str]) -> None:
@@ -194,6 +199,9 @@ def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tup
         ("Medicaid pending since 2024", "en"),  # a year is no identifier
         ("glucose 120 mg/dl 4500 kcal", "en"),  # "dl" the unit, no "#"
         ("Glucose mg/dL: 1200450 fasting", "en"),  # "dL:" right after a slash is the unit
+        ("Group A strep positive; group 2 tumor", "en"),  # a group of too few digits
+        ("support group 3 times a week", "en"),
+        ("on active service 2 weeks", "en"),  # no "number" after "service"
     ],
 )
 def test_short_identifier_names_need_an_identifier_after_them(text: str, lang: str) -> None:

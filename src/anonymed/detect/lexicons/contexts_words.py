@@ -11,9 +11,12 @@ from typing import Final
 from anonymed.detect.tokens import word_set
 
 #: titles after which any word but a role or function word is a name
-TITLES: Final = word_set("mrs mr ms miss dr drs doctor rabbi rev reverend father fr sister")
+TITLES: Final = word_set(
+    "mrs mr ms miss dr drs doctor rabbi rev reverend father fr sister sgt sergeant cpl "
+    "lieutenant capt det detective trooper ofc officer"
+)
 #: titles that are clinical abbreviations too (MS mental status, MR mitral regurgitation): need a name word
-AMBIGUOUS_TITLES: Final = word_set("ms mr miss sister father fr")
+AMBIGUOUS_TITLES: Final = word_set("ms mr miss sister father fr capt det officer")
 #: verbs after which "a 54 yo ..." describes the name that opens the sentence ("Rajeshwari Venkatesan is a
 #: 54 yo woman")
 DESCRIBING_VERBS: Final = word_set("is was")
@@ -82,13 +85,13 @@ SPECIES: Final = word_set(
 #: words that close an institution's name ("Baltimore Rehab", "Laurel Regional", "North Campus")
 INSTITUTION_TAILS: Final = word_set(
     "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
-    "centre ctr health healthcare institute infirmary hospice va"
+    "centre ctr health healthcare institute infirmary hospice va children's"
 )
 #: institution words that belong to the name they close ("Linden Regional", "Grace Memorial"): in the span
 NAMING_TAILS: Final = word_set("regional memorial")
 #: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before
 #: them must be no common words
-GENERIC_TAILS: Final = word_set("house center centre ctr health healthcare institute manor campus")
+GENERIC_TAILS: Final = word_set("house center centre ctr health healthcare institute manor campus children's")
 #: words that open an institution's name ("Holy Cross", "Sacred Heart", "St. Agnes", "U Maryland")
 INSTITUTION_HEADS: Final = word_set("holy sacred st saint ste good mount mt u univ university")
 #: heads that are also ordinary words or units ("GOOD AMTS", "1 U PRBC"): they need a place word after them

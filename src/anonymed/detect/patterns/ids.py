@@ -49,6 +49,10 @@ _CUES: Final = (
     ("license", r"dl ?[#:]", frozenset({"en"})),
     ("license", r"licen[cs]e|permis", None),
     ("plan", r"policy|member id|subscriber id|insurance id|medicaid(?: id)?", None),
+    #: an insurance group number ("Group 0704512", "group # 88-1204"), English only
+    ("plan", r"group(?: number| no\.?| #)?", frozenset({"en"})),
+    #: a military service number ("service number RA 12 345 678" in groups: below)
+    ("other", r"service (?:number|no\.?|#)", frozenset({"en"})),
     #: Canadian provincial health card numbers ("OHIP 1234-567-890-AB", "health card #", "PHN")
     ("plan", r"ohip|health card(?: number| no\.?)?|phn", frozenset({"en"})),
     #: insurance and workers' compensation claims ("claim WC-2025-118274"), English only
@@ -65,7 +69,7 @@ _CUE_KEYS: Final = word_set(
     "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
     "encounter dossier billing no number identifier ref case specimen accession requisition license licence "
     "rpps adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl "
-    "subscriber insurance medicaid claim ohip health phn"
+    "subscriber insurance medicaid claim ohip health phn group service"
 )
 _CUE_SIGNS: Final = ("#", "°", "º")
 #: the subtypes of numbers named by a word of HIPAA's kinds (I, K, L, M) and of any other number
@@ -80,20 +84,24 @@ _CUE_END: Final = r"(?:(?<=[#°º])|(?![^\W\d_]))"
 
 
 def _spaced(subtype: str, cue: str) -> tuple[str, re.Pattern[str], frozenset[str]]:
-    """A number in groups of three digits after its cue (English): its subtype, pattern and languages."""
+    """A number in groups of three digits after its cue, perhaps after the issuer's letters in capitals
+    (English): its subtype, pattern and languages."""
     pattern = re.compile(
         opening(cue) + rf"(?<![\w#°/])(?:{cue})" + _CUE_END + _FILLER
-        + r"(?P<value>\d{2,3}(?: \d{3}){2,3})(?![\w]|[-/.]\w| \d)",
+        + r"(?P<value>(?-i:[A-Z]{1,4} )?\d{2,3}(?: \d{3}){2,3})(?![\w]|[-/.]\w| \d)",
         re.I,
     )  # fmt: skip
     return subtype, pattern, frozenset({"en"})
 
 
 #: numbers in groups of three digits: a claim number as the VA writes its file numbers ("VA claim # 28 443
-#: 912"), a driver's licence as New York prints it ("Driver's license (NY) 123 456 789")
+#: 912"), a driver's licence as New York prints it ("Driver's license (NY) 123 456 789"), an Army service
+#: number ("service number RA 12 345 678"), a member ID after its insurer's letters ("ID UHC 998 877 665")
 _SPACED: Final = (
     _spaced("other", "claim"),
     _spaced("license", r"licen[cs]e|dl"),
+    _spaced("other", r"service (?:number|no\.?|#)"),
+    _spaced("plan", r"member id|subscriber id|insurance id|id"),
 )
 _CUED: Final = (
     *(
