@@ -80,14 +80,16 @@ _UNIT: Final = rf"(?:{_DESIGNATOR} ?{_NUMBER}|# ?{_NUMBER_ONLY}|{_ORDINAL_FLOOR}
 _TITLE_WORD: Final = r"(?:[A-Z][a-z'’]+(?:[A-Z][a-z]+)?|[NSEW]|[NS][EW]|\d{1,3}(?:st|nd|rd|th))\.?"
 _CAPS_WORD: Final = r"(?:[A-Z][A-Z'’]*|\d{1,3}(?:ST|ND|RD|TH))\.?"
 _STREET_NUMBER: Final = r"(?=\d)(?<![\w/.,:#-])\d{1,6}(?:-?[A-Z])?"
-#: a street address and its unit(s), in capitalised words or in capitals: "12 Oak Ave, Apt 4", "12 OAK AVE #4"
-STREET_UNIT: Final = re.compile(
+#: a building number, a street's name words and its suffix, capitalised or in capitals ("12 Oak Ave")
+_STREET: Final = (
     rf"{_STREET_NUMBER}(?:"
     rf" {_TITLE_WORD}(?:[ -]{_TITLE_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=False)})"
     rf"|"
     rf" {_CAPS_WORD}(?:[ -]{_CAPS_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=True)})"
-    rf")\b\.?(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT}){{1,2}}"
+    rf")\b\.?"
 )
+#: a street address and its unit(s), in capitalised words or in capitals: "12 Oak Ave, Apt 4", "12 OAK AVE #4"
+STREET_UNIT: Final = re.compile(rf"{_STREET}(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT}){{1,2}}")
 #: the two-letter codes of the US states, DC and the territories (USPS Publication 28, Appendix B)
 _STATE_CODES: Final = (
     "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY "
@@ -101,22 +103,12 @@ _TOWN: Final = r"(?:[A-Z][a-z'’]+|[A-Z]{3,})(?:[ -](?:[A-Z][a-z'’]+|[A-Z]{3,
 #: number, street name, suffix, unit; city, state): "88 Old Mill Pkwy, Crescent City, CA"; the town is found
 #: here even when it is too small for the gazetteer
 STREET_TOWN_STATE: Final = re.compile(
-    rf"(?P<street>{_STREET_NUMBER}(?:"
-    rf" {_TITLE_WORD}(?:[ -]{_TITLE_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=False)})"
-    rf"|"
-    rf" {_CAPS_WORD}(?:[ -]{_CAPS_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=True)})"
-    rf")\b\.?(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT})?)"
+    rf"(?P<street>{_STREET}(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT})?)"
     rf", (?P<town>{_TOWN}),? (?:{_STATE})(?![\w-]|\.\w)"
 )
 #: a British flat before its building number and street, as the Royal Mail writes a sub-building first ("Flat
 #: 2, 17 Mill Row", "FLAT 4B 22 ELM GROVE")
-FLAT_STREET: Final = re.compile(
-    rf"\b(?:Flat|FLAT) {_NUMBER_ONLY},? {_STREET_NUMBER}(?:"
-    rf" {_TITLE_WORD}(?:[ -]{_TITLE_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=False)})"
-    rf"|"
-    rf" {_CAPS_WORD}(?:[ -]{_CAPS_WORD}){{0,4}} (?:{_alternatives(_SUFFIXES, capitals=True)})"
-    rf")\b\.?"
-)
+FLAT_STREET: Final = re.compile(rf"\b(?:Flat|FLAT) {_NUMBER_ONLY},? {_STREET}")
 #: "Apt. 236", "APARTMENT 7": never a hospital's word when capitalised
 APARTMENT: Final = re.compile(
     opening(_ALONE_APARTMENT) + rf"\b(?:{_ALONE_APARTMENT})\b\.? ?{_NUMBER}{_NUMBER_END}"

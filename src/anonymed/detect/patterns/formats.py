@@ -61,16 +61,14 @@ NINO: Final = re.compile(
     r" ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w-])"
 )
 #: outward code (A9, A99, A9A, AA9, AA99, AA9A) and inward code (9AA) with the letters each position allows
-UK_POSTCODE: Final = re.compile(
-    r"(?<![\w-])(?:[A-PR-UWYZ]\d[\dA-HJKPSTUW]?|[A-PR-UWYZ][A-HK-Y]\d[\dABEHMNPRV-Y]?)"
-    r"(?P<space> ?)\d[ABD-HJLNP-UW-Z]{2}(?![\w-])"
-)
+_UK_OUTWARD: Final = r"(?:[A-PR-UWYZ]\d[\dA-HJKPSTUW]?|[A-PR-UWYZ][A-HK-Y]\d[\dABEHMNPRV-Y]?)"
+_UK_INWARD: Final = r"\d[ABD-HJLNP-UW-Z]{2}(?![\w-])"
+UK_POSTCODE: Final = re.compile(r"(?<![\w-])" + _UK_OUTWARD + r"(?P<space> ?)" + _UK_INWARD)
 #: the post town before a UK postcode on an address's last line, after a comma ("17 Mill Row, Oxford OX1
 #: 2AB"): Royal Mail writes the town, then the postcode; one to three capitalised words or words in capitals
 UK_TOWN: Final = re.compile(
     r"(?<=, )(?P<town>[A-Z][a-z'’]+(?:[ -][A-Z][a-z'’]+){0,2}|[A-Z]{3,}(?:[ -][A-Z]{3,}){0,2})"
-    r",? (?:[A-PR-UWYZ]\d[\dA-HJKPSTUW]?|[A-PR-UWYZ][A-HK-Y]\d[\dABEHMNPRV-Y]?)"
-    r" \d[ABD-HJLNP-UW-Z]{2}(?![\w-])"
+    r",? " + _UK_OUTWARD + " " + _UK_INWARD
 )
 #: a Medicare HICN (before the MBI, still on older records): an SSN and a beneficiary code of a letter and
 #: perhaps a digit or letter ("123-45-6789A", "123456789C1"); kept only after "HICN", "HIC" or "Medicare"
