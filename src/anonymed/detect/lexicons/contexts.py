@@ -279,7 +279,7 @@ class _Rules:
                 break
         while end > start and len(self.tokens[end - 1].key) == 1:
             end -= 1
-        if sum(1 for j in range(start, end) if len(self.tokens[j].key) > 1) >= 2:
+        if self._words(start, end) >= 2:
             yield (start, end, Label.NAME, "patient", "patient")
 
     def _described(self, verb: int) -> Iterator[Hit]:
@@ -289,8 +289,12 @@ class _Rules:
             start -= 1
         if start == verb or not self.sentence_start(start) or len(self.tokens[verb - 1].key) == 1:
             return
-        if sum(1 for j in range(start, verb) if len(self.tokens[j].key) > 1) >= 2:
+        if self._words(start, verb) >= 2:
             yield (start, verb, Label.NAME, "patient", "described")
+
+    def _words(self, start: int, end: int) -> int:
+        """How many of words ``start`` to ``end`` (exclusive) are more than an initial."""
+        return sum(1 for j in range(start, end) if len(self.tokens[j].key) > 1)
 
     def _capitalised_name(self, i: int) -> bool:
         """A name word written capitalised or in capitals, or an initial with its period."""
