@@ -11,7 +11,7 @@ import pytest
 from anonymed.document import Document, Span
 from anonymed.labels import Label
 from anonymed.randomness import RandomSource
-from anonymed.substitute.fake import places
+from anonymed.substitute.fake import places, towns
 from anonymed.substitute.fake.gazetteer import commune_name, gazetteer, us_towns_by_state
 from anonymed.substitute.invariant import fold
 from anonymed.substitute.places import place_key
@@ -38,14 +38,14 @@ def surrogate(text: str, target: str, lang: str = "en", *, patient: str = "p1", 
 @pytest.mark.parametrize("seed", range(10))
 def test_a_known_town_becomes_a_real_town_of_its_country_and_size(seed: int) -> None:
     places_ = gazetteer()
-    town = places.town("Towson", "en", rng(seed))
+    town = towns.town("Towson", "en", rng(seed))
     original = places_.town("Towson", "US")
     assert original is not None and town.country == "US" and town.name != "Towson"
     assert original.population / 2 <= town.population <= original.population * 2
 
 
 def test_a_small_french_town_becomes_a_commune_of_similar_size() -> None:
-    small = places.town("Agencourt", "fr", rng())  # a commune of 513 people
+    small = towns.town("Agencourt", "fr", rng())  # a commune of 513 people
     assert small.country == "FR" and small.department and small.population < 1_100
 
 
@@ -168,12 +168,12 @@ def test_similar_towns_are_those_of_the_plain_definition(
      (" ID #83706", None)],
 )  # fmt: skip
 def test_a_state_after_a_town_is_read(after: str, code: str | None) -> None:
-    assert places.state_after(after) == code
+    assert towns.state_after(after) == code
 
 
 @pytest.mark.parametrize(("before", "code"), [("Dallas, TX ", "TX"), ("Boise, Idaho ", "ID"), ("zip ", None)])
 def test_a_state_before_a_zip_code_is_read(before: str, code: str | None) -> None:
-    assert places.state_before(before) == code
+    assert towns.state_before(before) == code
 
 
 @pytest.mark.parametrize("patient", ["p1", "p2", "p3", "p4", "p5", "p6"])
@@ -366,7 +366,7 @@ def test_a_town_and_its_state_in_one_span_become_a_town_of_another_state(patient
     # "Dayton, Ohio" had become one town name, the state gone ("from Marina, who works")
     out = surrogate("a man from Dayton, Ohio, who works", "Dayton, Ohio", patient=patient)
     town_name, state_name = out.split(", ")
-    code = places.state_after(", " + state_name)
+    code = towns.state_after(", " + state_name)
     assert code is not None and code != "OH"
     assert town_name in {t.name for t in us_towns_by_state()[code]}
     coded = surrogate("lives in Boise, ID now", "Boise, ID", patient=patient)

@@ -22,7 +22,7 @@ from anonymed.labels import Label
 from anonymed.randomness import RandomSource
 from anonymed.substitute.base import Context, Operator, OperatorParams
 from anonymed.substitute.context import normalise_value
-from anonymed.substitute.fake import places
+from anonymed.substitute.fake import places, towns
 from anonymed.substitute.fake.names import (
     Piece,
     Role,
@@ -242,7 +242,7 @@ class FakeOperator(Operator[FakeParams]):
         document = context.document.text
         before, after = document[max(0, span.start - 30) : span.start], document[span.end : span.end + 30]
         if subtype == "zip":
-            state = places.state_before(before) if lang == "en" else None
+            state = towns.state_before(before) if lang == "en" else None
             in_state = getattr(faker, "postcode_in_state", None) if state is not None else None
             if in_state is not None:  # "Dallas, TX 75201": a ZIP code of that state (USPS prefixes)
                 return _code_like(text, lambda: in_state(state), rng)
@@ -252,10 +252,10 @@ class FakeOperator(Operator[FakeParams]):
         kind = places.place_kind(text, before, after, lang)
         if subtype in ("street", "hospital") and kind in ("town", "state", "country"):
             kind = "address" if subtype == "street" else "hospital-name"
-        pair = places.town_and_state(text, lang, rng) if kind == "town" else None
+        pair = towns.town_and_state(text, lang, rng) if kind == "town" else None
         if pair is not None:  # "Dayton, Ohio": a town of another state, and that state
             return apply_case(pair, case_pattern(text))
-        state = places.state_after(after) if kind in ("town", "address") else None
+        state = towns.state_after(after) if kind in ("town", "address") else None
         value = self._place(kind, text, lang, rng, state)
         return apply_case(value, case_pattern(text))
 
@@ -266,14 +266,14 @@ class FakeOperator(Operator[FakeParams]):
         if kind == "hospital-name":
             return places.hospital_name(lang, rng)
         if kind == "abbreviation":
-            return places.abbreviation(text, rng)
+            return towns.abbreviation(text, rng)
         if kind == "address":
             return places.address(text, lang, rng, state=state)
         if kind == "state":
-            return places.state(text, rng)
+            return towns.state(text, rng)
         if kind == "country":
-            return places.country(rng)
-        return places.town(text, lang, rng, state=state).name
+            return towns.country(rng)
+        return towns.town(text, lang, rng, state=state).name
 
 
 def _avoided(spans: Sequence[Span]) -> tuple[frozenset[str], frozenset[str]]:
