@@ -13,12 +13,11 @@ from anonymed.detect.lexicons.places import (
     facility_hits,
     gazetteer_hits,
     hospital_hits,
-    named_street_hits,
     state_code_hits,
-    street_hits,
     zip_city_hits,
 )
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, us_state_codes
+from anonymed.detect.lexicons.streets import named_street_hits, street_hits
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span, StateKey
 from anonymed.errors import ConfigError

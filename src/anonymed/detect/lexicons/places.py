@@ -1,20 +1,19 @@
-"""Places: gazetteer cities, countries and states; hospitals; street addresses; a city after a zip."""
+"""Places: gazetteer cities, countries and states; hospitals; facilities; a city after a zip."""
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from anonymed.detect.lexicons import context as cx
 from anonymed.detect.lexicons.names import NO, STRONG, UNKNOWN, View
 from anonymed.detect.lexicons.resources import Gazetteer, NameLists, us_state_codes
-from anonymed.detect.patterns.addresses import DIRECTIONAL_ABBREVIATIONS, DIRECTIONAL_WRITTEN, DIRECTIONALS
 from anonymed.detect.tokens import LOWER, OTHER, TITLE, UPPER, word_set
 
 #: a place hit: (first token, end token exclusive, score, subtype)
 Hit = tuple[int, int, float, str | None]
 
-_LINKS: Final = word_set("sur sous les le la de du des d' l' en et aux au of the")
+#: words that link the words of a place's name ("Villers-sur-Mer", "rue de la Paix", "Bay of Islands")
+LINKS: Final = word_set("sur sous les le la de du des d' l' en et aux au of the")
 #: common words that often make up hospital names ("Sacred Heart", "Holy Cross", "General")
 _HOSPITAL_WORDS: Final = word_set(
     "general memorial sacred heart holy cross mercy university county regional community children "
@@ -28,13 +27,13 @@ def _same_line(view: View, start: int, end: int) -> bool:
     return all(not view.tokens[j].newline and view.tokens[j].gap in ("", "-") for j in range(start, end - 1))
 
 
-def _name_word(view: View, i: int, lists: NameLists, *, loose: bool) -> bool:
+def name_word(view: View, i: int, lists: NameLists, *, loose: bool) -> bool:
     """A word that can be part of a hospital or street name."""
     token = view.tokens[i]
-    if token.key in cx.FUNCTION_WORDS and token.key not in _LINKS:
+    if token.key in cx.FUNCTION_WORDS and token.key not in LINKS:
         return False
     if view.cased:
-        return token.shape != LOWER or token.key in _LINKS
+        return token.shape != LOWER or token.key in LINKS
     if token.shape == OTHER and not token.text[0].isalpha():
         return False
     if loose or token.key in _HOSPITAL_WORDS:
@@ -168,10 +167,10 @@ def _suffix(view: View, i: int, lists: NameLists) -> Hit | None:
         start > 0
         and i - start < 4
         and view.joined(start - 1)
-        and _name_word(view, start - 1, lists, loose=False)
+        and name_word(view, start - 1, lists, loose=False)
     ):
         start -= 1
-    while start < i and view.tokens[start].key in _LINKS:
+    while start < i and view.tokens[start].key in LINKS:
         start += 1
     if start == i:
         return None
@@ -209,13 +208,13 @@ def _prefix(view: View, i: int, lists: NameLists, places: Gazetteer) -> Hit | No
         return None
     end = i + 1
     while end < len(view.tokens) and end - i <= 5 and view.joined(end - 1):
-        if not _name_word(view, end, lists, loose=True) or view.tokens[end].text[0].isdigit():
+        if not name_word(view, end, lists, loose=True) or view.tokens[end].text[0].isdigit():
             break  # "Clinique du Parc en 2019": a number ends the name
         end += 1
-    while end > i + 1 and view.tokens[end - 1].key in _LINKS:
+    while end > i + 1 and view.tokens[end - 1].key in LINKS:
         end -= 1
     named = any(
-        view.tokens[j].key not in _LINKS
+        view.tokens[j].key not in LINKS
         and (
             not lists.is_common(view.tokens[j].key, view.lang)
             or _named_in_capitals(view, i, j)
@@ -241,132 +240,6 @@ def _saint(view: View, i: int) -> Hit | None:
     return (i, end, 0.6, None)
 
 
-def street_hits(view: View, lists: NameLists) -> list[Hit]:
-    """``12 rue de la Paix``, ``47 bis, boulevard de l'Hôpital``, ``123 Main Street``."""
-    hits: list[Hit] = []
-    tokens = view.tokens
-    for i, token in enumerate(tokens):
-        if not token.text[0].isdigit() or not token.text.replace("-", "").isdigit() or len(token.text) > 5:
-            continue
-        j = i + 1
-        if j < len(tokens) and tokens[j].key in cx.NUMBER_SUFFIXES and not tokens[i].newline:
-            j += 1
-        if j >= len(tokens) or tokens[j - 1].newline or tokens[j - 1].gap not in ("", ","):
-            continue
-        hit = _street_fr(view, i, j, lists) or _street_en(view, i, j, lists)
-        if hit is not None:
-            hits.append(hit)
-    return hits
-
-
-def _street_fr(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
-    if view.tokens[j].key not in cx.STREET_TYPES_FR:
-        return None
-    end = j + 1
-    while end < len(view.tokens) and end - j <= 7 and view.joined(end - 1):
-        if not _name_word(view, end, lists, loose=True) or view.tokens[end].text.isdigit():
-            break
-        end += 1
-    while end > j + 1 and view.tokens[end - 1].key in _LINKS:
-        end -= 1
-    if end == j + 1:
-        return None
-    return (start, end, 0.85, "street")
-
-
-_STRICT_TYPES: Final = word_set("dr ct st pl way close walk route row ter av")
-
-
-def _strict_word(view: View, i: int) -> bool:
-    """Before an ambiguous street type ("St", "Dr", "Ct"): a capitalised word, not a common one if uncased."""
-    return view.tokens[i].shape == TITLE if view.cased else view.kinds[i] != NO
-
-
-def _street_en(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
-    """``123 Main Street``; a directional before the name ("12 NE Peachtree Pl") or after the type."""
-    hit = _street_en_name(view, start, j, lists)
-    if hit is None and _directional(view, j, DIRECTIONALS) and view.joined(j):
-        hit = _street_en_name(view, start, j + 1, lists)
-    if hit is None:
-        return None
-    after = hit[1]
-    last = view.tokens[after - 1]
-    if (
-        after < len(view.tokens)
-        and not last.newline
-        and last.gap == ""
-        and _directional(view, after, DIRECTIONAL_ABBREVIATIONS)  # "Peachtree Pl NE"
-    ):
-        return (start, after + 1, hit[2], hit[3])
-    return hit
-
-
-def _directional(view: View, i: int, words: frozenset[str]) -> bool:
-    """Whether token ``i`` is a directional of ``words`` (capitalised or in capitals if the note is cased)."""
-    token = view.tokens[i]
-    return token.key in words and (not view.cased or token.shape in (TITLE, UPPER))
-
-
-def _street_en_name(view: View, start: int, j: int, lists: NameLists) -> Hit | None:
-    for end in range(j, min(j + 5, len(view.tokens))):
-        if end > j and not view.joined(end - 1):
-            return None
-        token = view.tokens[end]
-        if token.key in cx.STREET_TYPES_EN and end > j:
-            words = range(j, end)
-            if token.key in _STRICT_TYPES and not all(_strict_word(view, w) for w in words):
-                return None
-            return (start, end + 1, 0.8, "street")
-        if not _name_word(view, end, lists, loose=view.cased) or token.text.isdigit():
-            return None
-    return None
-
-
-#: words before a street named without its number ("Walgreens on Clark St", "lives off Elm Road")
-_STREET_CUES: Final = word_set("on off along near")
-#: a street written as a mixed-case note writes one: an optional number, one to three capitalised words, a
-#: street type that names streets only ("4030 Bee Ridge Rd", "Clark St"; not "294,Dear Dr" or "000Units SQ"),
-#: a directional before the name or after the type ("12 NE Elm St", "12 Elm St SW")
-_PLAIN_STREET: Final = re.compile(
-    rf"(?:\d{{1,6}}[A-Z]? )?(?:{DIRECTIONAL_WRITTEN}\.? )?(?:[A-Z][a-z'’]+ ){{1,3}}([A-Z][a-z]+)\.?"
-    rf"(?: {DIRECTIONAL_WRITTEN})?"
-)
-
-
-def plain_street(text: str) -> bool:
-    """Whether a street found by the lexicon rules is written plainly enough to be trusted as found."""
-    match = _PLAIN_STREET.fullmatch(text)
-    return match is not None and match.group(1).lower() in cx.NAMING_STREET_TYPES
-
-
-def named_street_hits(view: View, lists: NameLists) -> list[Hit]:
-    """``on Clark St``, ``off Elm Road``: one to three capitalised words and a street type after a cue, in
-    an English note that mixes cases; not ``St`` before a first name ("on St. Luke's")."""
-    hits: list[Hit] = []
-    if not view.cased or view.lang != "en":
-        return hits
-    tokens = view.tokens
-    for i, token in enumerate(tokens):
-        if token.key not in _STREET_CUES or token.newline or token.gap:
-            continue
-        for end in range(i + 2, min(i + 5, len(tokens))):  # the type at ``end``, one to three words before
-            if not view.joined(end - 1) or tokens[end - 1].shape != TITLE:
-                break
-            if tokens[end].shape == TITLE and tokens[end].key in cx.NAMING_STREET_TYPES:
-                if _names_street(view, end, lists):
-                    hits.append((i + 1, end + 1, 0.7, "street"))
-                break
-    return hits
-
-
-def _names_street(view: View, type_index: int, lists: NameLists) -> bool:
-    """Whether the street type at ``type_index`` ends the name: no first name after "St" ("St. Luke")."""
-    if view.tokens[type_index].key != "st" or type_index + 1 >= len(view.tokens):
-        return True
-    after = view.tokens[type_index + 1]
-    return after.shape != TITLE or after.key.removesuffix("'s") not in lists.first
-
-
 def zip_city_hits(view: View) -> list[Hit]:
     """``94010 Créteil Cedex``, ``75 013 Paris``: capitalised words right after a zip code are a city."""
     hits: list[Hit] = []
@@ -377,14 +250,14 @@ def zip_city_hits(view: View) -> list[Hit]:
         end = i + 1
         while end < len(tokens) and end - i <= 4:
             word = tokens[end]
-            if word.shape == OTHER or (view.cased and word.shape == LOWER and word.key not in _LINKS):
+            if word.shape == OTHER or (view.cased and word.shape == LOWER and word.key not in LINKS):
                 break
-            if not view.cased and view.kinds[end] == NO and word.key not in _LINKS and word.key != "cedex":
+            if not view.cased and view.kinds[end] == NO and word.key not in LINKS and word.key != "cedex":
                 break
             end += 1
             if not view.joined(end - 1):
                 break
-        while end > i + 1 and tokens[end - 1].key in _LINKS:
+        while end > i + 1 and tokens[end - 1].key in LINKS:
             end -= 1
         if end > i + 1:
             hits.append((i + 1, end, 0.7, "city"))

@@ -8,8 +8,8 @@ from typing import Final
 
 from anonymed.detect.lexicons import context as cx
 from anonymed.detect.lexicons.contexts_words import FIELD_LABELS, INSTITUTION_TAILS
-from anonymed.detect.lexicons.places import plain_street
 from anonymed.detect.lexicons.resources import NameLists
+from anonymed.detect.lexicons.streets import plain_street
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold, word_set
 from anonymed.document import Span
