@@ -9,7 +9,12 @@ from decode_rules import after
 
 from anonymed.detect.lexicons.resources import name_lists
 from anonymed.detect.registry import build_detector
-from anonymed.detect.tagger.places import drop_clock_times, join_hyphenated_places, trim_before_streets
+from anonymed.detect.tagger.places import (
+    drop_clock_times,
+    end_places_at_sentence_end,
+    join_hyphenated_places,
+    trim_before_streets,
+)
 from anonymed.document import Document
 
 
@@ -89,3 +94,23 @@ def test_a_countys_name_is_a_place_and_its_word_stays() -> None:
     text = "Referral sent to Ulster County Office for the Aging (845-555-0181)."
     spans = build_detector("tagger", {}).detect(Document("d", text, {"lang": "en"}))
     assert ("Ulster", "LOCATION") in [(s.text, s.label.value) for s in spans]  # had stayed
+
+
+@pytest.mark.parametrize(
+    ("text", "tagged", "kept"),
+    [
+        # "Aide" had gone into the address and out of the text ("... rue de la République à domicile")
+        (
+            "vit au 14 rue de la Convention. Aide à domicile",
+            "14 rue de la Convention Aide",
+            ["14", "rue", "de", "la", "Convention"],
+        ),
+        ("12 Main Ave. Boston", "12 Main Ave Boston", ["12", "Main", "Ave", "Boston"]),  # an abbreviation
+        ("rue de la Paix. Lyon", "rue de la Paix Lyon", ["rue", "de", "la", "Paix", "Lyon"]),  # a town
+    ],
+)
+def test_a_place_ends_where_the_next_sentence_opens_with_a_common_word(
+    text: str, tagged: str, kept: list[str]
+) -> None:
+    rule = partial(end_places_at_sentence_end, lists=name_lists())
+    assert after(rule, text, set(tagged.split()), "LOCATION") == kept

@@ -41,7 +41,12 @@ from anonymed.detect.tagger.names import (
     titled_places_named,
     trim_lower_edges,
 )
-from anonymed.detect.tagger.places import drop_clock_times, join_hyphenated_places, trim_before_streets
+from anonymed.detect.tagger.places import (
+    drop_clock_times,
+    end_places_at_sentence_end,
+    join_hyphenated_places,
+    trim_before_streets,
+)
 from anonymed.detect.tagger.prune import prune_names
 from anonymed.detect.tokens import TaggerToken
 from anonymed.detect.view import NoteView
@@ -255,6 +260,7 @@ class TaggerDetector(Detector[TaggerParams]):
         if lang == "fr":
             join_hyphenated_places(tokens, labels)
             trim_before_streets(tokens, labels, name_lists())
+            end_places_at_sentence_end(tokens, labels, name_lists())
         drop_clock_times(tokens, labels)
         drop_field_labels(tokens, labels)
         drop_valedictions(tokens, labels)

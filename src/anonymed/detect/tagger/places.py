@@ -8,10 +8,10 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from anonymed.detect.lexicons.context import STREET_TYPES_FR
+from anonymed.detect.lexicons.context import STREET_TYPES_EN, STREET_TYPES_FR
 from anonymed.detect.lexicons.resources import NameLists
 from anonymed.detect.patterns.addresses import DESIGNATORS_FR
-from anonymed.detect.tagger.decode import label_runs
+from anonymed.detect.tagger.decode import label_runs, sentence_end
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, capitalised, fold, word_set
 
@@ -106,6 +106,24 @@ def _common_before_street(tokens: Sequence[TaggerToken], index: int, lists: Name
 
 #: lower-case words of a French address before its number: units ("bâtiment B, 5 rue..."), lieu-dit, streets
 _ADDRESS_WORDS: Final = word_set(" ".join(DESIGNATORS_FR)) | word_set("lieu dit") | STREET_TYPES_FR
+
+
+def end_places_at_sentence_end(tokens: Sequence[TaggerToken], labels: list[str], lists: NameLists) -> None:
+    """Untag the rest of a place run from a capitalised common word that opens the next sentence ("14 rue de
+    la Convention. Aide à domicile": "Aide" had gone into the address and out of the text); a street type's
+    abbreviation is no sentence end ("Ave. Boston")."""
+    for first, last in label_runs(tokens, labels, "LOCATION"):
+        for index in range(first + 1, last + 1):
+            left, word = tokens[index - 1], tokens[index]
+            if fold(left.text) in _STREET_ABBREVIATIONS or not sentence_end(left, word):
+                continue
+            if capitalised(word.text) and lists.is_common(fold(word.text), "fr"):
+                labels[index : last + 1] = [OUTSIDE] * (last + 1 - index)
+            break
+
+
+#: street types that notes abbreviate with a period ("Ave.", "Blvd.", "Bd.", "Av.")
+_STREET_ABBREVIATIONS: Final = STREET_TYPES_EN | STREET_TYPES_FR
 
 
 #: a clock time as French and English notes write it: "14h30", "8h", "09H15"
