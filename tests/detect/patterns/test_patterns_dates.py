@@ -284,3 +284,43 @@ def test_pressures_and_impossible_pairs_are_no_range_of_dates(text: str) -> None
     assert not any(
         label == "DATE" and "-" not in value and value.count("/") == 2 for label, value in found(text)
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "dates"),
+    [
+        ("Plan: repeat echo 5/30-6/2, f/u", "en", {"5/30", "6/2"}),  # "6/2" had stayed
+        ("home 12/28-1/3 then clinic", "en", {"12/28", "1/3"}),  # across the new year
+        ("hospitalisé du 30/5-2/6 pour", "fr", {"30/5", "2/6"}),  # day first
+    ],
+)
+def test_both_ends_of_a_yearless_range_are_dates(text: str, lang: str, dates: set[str]) -> None:
+    assert {value for label, value in found(text, lang) if label == "DATE"} >= dates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "strength 4/5-5/5 bilaterally",  # grades: no day past 12
+        "abx 5/30-9/2 course",  # the second pair is no month after the first
+    ],
+)
+def test_a_yearless_pair_of_pairs_needs_the_shape_of_a_range(text: str) -> None:
+    ends = {value for label, value in found(text) if label == "DATE"}
+    assert not ends & {"5/5", "9/2"}
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("Hx: AVR 2011 at St. Elizabeth's", "en", set()),  # an aortic valve replacement, not "avril"
+        ("MAI 2019 culture positive", "en", set()),  # Mycobacterium avium-intracellulare
+        ("FEV1 was 45%. FEV1/FVC ratio 72%", "en", set()),  # had become "JUIL19"
+        ("vu le 12 AVR 2024", "fr", {"12 AVR 2024"}),  # a month in a French note
+        ("seen Mar 2011", "en", {"Mar 2011"}),
+    ],
+)
+def test_french_month_forms_in_capitals_are_no_months_in_english(
+    text: str, lang: str, expected: set[str]
+) -> None:
+    assert {value for label, value in found(text, lang) if label == "DATE"} == expected

@@ -114,3 +114,13 @@ def test_a_place_ends_where_the_next_sentence_opens_with_a_common_word(
 ) -> None:
     rule = partial(end_places_at_sentence_end, lists=name_lists())
     assert after(rule, text, set(tagged.split()), "LOCATION") == kept
+
+
+@pytest.mark.parametrize(
+    "text", ["Hx: CABG x3 '97, AVR 2011 at St. Elizabeth's.", "PFTs: FEV1 was 45%. FEV1/FVC ratio was 52%."]
+)
+def test_a_french_month_form_in_capitals_is_no_date_in_english(text: str) -> None:
+    spans = build_detector("tagger", {}).detect(Document("d", text, {"lang": "en"}))
+    assert not any(
+        word in s.text for s in spans for word in ("AVR", "FEV")
+    )  # "AVR 2011" had become "JUIN 2009"

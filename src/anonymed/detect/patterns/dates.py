@@ -39,6 +39,12 @@ _SLASH_RANGE: Final = re.compile(
     r"(?=\d)(?<![\w./,+#'’-])(\d{1,2})(?P<sep>[/.])(\d{1,2})(?:(?P=sep)(\d{4}|\d{2}))?(?P<dash> ?[-–] ?)"
     r"(\d{1,2})(?P=sep)(\d{1,2})(?P=sep)(\d{4}|\d{2})(?![\w/%|]|[.,:-]\d)"
 )
+#: a range of two month/day pairs without a year, joined by a hyphen ("echo 5/30-6/2"); taken only when the
+#: first pair's day is past 12 and the second pair's month is the same or the next (strength grades "4/5-5/5"
+#: are no dates)
+_SHORT_RANGE: Final = re.compile(
+    r"(?=\d)(?<![\w./,+#'’-])(\d{1,2})/(\d{1,2})(?P<dash>[-–])(\d{1,2})/(\d{1,2})(?![\w/%|]|[.,:-]\d)"
+)
 #: two month/day pairs glued by a slash (11/05/11/06: two treatment days)
 _GLUED: Final = re.compile(r"(?=\d)(?<![\w./,+#'’])(\d{1,2})/(\d{1,2})/(\d{1,2})/(\d{1,2})(?![\w/%]|[.,:]\d)")
 #: a month/day pair and a two-digit year after a period (a typed slash: 12/14.95)
@@ -51,7 +57,8 @@ _HYPHEN_PAIR: Final = re.compile(
 )
 
 PATTERNS: Final = (
-    _DMY, _DMY_SPACED, _COMPACT, _YMD, _MY, _SHORT, _GLUED, _DOTTED_YEAR, _HYPHEN_PAIR, _SLASH_RANGE
+    _DMY, _DMY_SPACED, _COMPACT, _YMD, _MY, _SHORT, _GLUED, _DOTTED_YEAR, _HYPHEN_PAIR, _SLASH_RANGE,
+    _SHORT_RANGE
 )  # fmt: skip
 
 #: words just before a number pair that make it a setting, a score or a fraction, not a date
@@ -127,6 +134,7 @@ def _full_dates(scan: Scan) -> Iterator[Span]:
         if 1 <= int(match.group(1)) <= 12 and not scan.unit_follows(match.end()):
             yield scan.span(match.start(), match.end(), Label.DATE, None, 0.85)
     yield from _ranges(scan)
+    yield from _short_ranges(scan)
 
 
 def _ranges(scan: Scan) -> Iterator[Span]:
@@ -143,6 +151,18 @@ def _ranges(scan: Scan) -> Iterator[Span]:
         score = 0.95 if len(end_year) == 4 else 0.9
         yield scan.span(match.start(), match.start("dash"), Label.DATE, None, score)
         yield scan.span(match.end("dash"), match.end(), Label.DATE, None, score)
+
+
+def _short_ranges(scan: Scan) -> Iterator[Span]:
+    """The end of a yearless range of month/day pairs (its start is a short date already): "5/30-6/2"."""
+    for match in _SHORT_RANGE.finditer(scan.text):
+        a, b, c, d = (int(x) for x in match.group(1, 2, 4, 5))
+        (month, day), (end_month, end_day) = ((a, b), (c, d)) if scan.lang == "en" else ((b, a), (d, c))
+        if not (12 < day <= 31 and 1 <= month <= 12 and 1 <= end_month <= 12 and 1 <= end_day <= 31):
+            continue
+        if end_month == month or end_month == month % 12 + 1:  # the same month or the next
+            yield scan.span(match.start(), match.start("dash"), Label.DATE, None, 0.85)
+            yield scan.span(match.end("dash"), match.end(), Label.DATE, None, 0.85)
 
 
 def _is_ratio(scan: Scan, start: int, end: int, first: int, second: int, second_digits: int) -> bool:

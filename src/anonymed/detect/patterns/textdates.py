@@ -131,9 +131,24 @@ def _with_year(scan: Scan, end: int, *, four_digits: bool = False) -> int:
     return tail.end()
 
 
+#: French month forms that English has not ("avr", "mai", "juil"): in capitals in an English note they are
+#: abbreviations ("AVR 2011": an aortic valve replacement; "MAI": Mycobacterium avium-intracellulare)
+FRENCH_ONLY_MONTHS: Final = frozenset(f"{_FR_FULL} {_FR_ABBR}".split()) - frozenset(
+    f"{_EN_FULL} {_EN_ABBR}".split()
+)
+
+
+def _in_language(scan: Scan, match: re.Match[str]) -> bool:
+    """Whether the month's form belongs to the note: no French-only form in capitals in an English note."""
+    month = match.group("month").rstrip(".")
+    return not (scan.lang == "en" and month.isupper() and month.lower() in FRENCH_ONLY_MONTHS)
+
+
 def _month_ok(scan: Scan, match: re.Match[str], has_year: bool) -> bool:
     """Whether a month token that is also a common word (may, mar, dec, sept) is really a month here."""
     month = match.group("month").rstrip(".")
+    if not _in_language(scan, match):
+        return False
     if has_year or month.lower() not in _AMBIGUOUS:
         return True
     if month.isupper() and month.lower() in {"mar", "dec"}:
@@ -151,7 +166,8 @@ def _named_dates(scan: Scan) -> Iterator[Span]:
         if _month_ok(scan, match, end > match.end()) and not scan.unit_follows(match.end()):
             yield scan.span(match.start(), end, Label.DATE, None, 0.85)
     for match in _MONTH_YEAR.finditer(scan.text):
-        yield scan.span(match.start(), match.end(), Label.DATE, None, 0.9)
+        if _in_language(scan, match):
+            yield scan.span(match.start(), match.end(), Label.DATE, None, 0.9)
     for match in _MONTH_HYPHEN_YEAR.finditer(scan.text):
         if _month_ok(scan, match, len(match.group("year")) == 4):
             yield scan.span(match.start(), match.end(), Label.DATE, None, 0.85)

@@ -10,6 +10,7 @@ from anonymed.detect.lexicons import context as cx
 from anonymed.detect.lexicons.contexts_words import FIELD_LABELS, INSTITUTION_TAILS
 from anonymed.detect.lexicons.resources import NameLists
 from anonymed.detect.lexicons.streets import plain_street
+from anonymed.detect.patterns.textdates import FRENCH_ONLY_MONTHS
 from anonymed.detect.tagger.model import OUTSIDE
 from anonymed.detect.tokens import TaggerToken, fold, word_set
 from anonymed.document import Span
@@ -88,6 +89,14 @@ def drop_valedictions(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
 _GRADES: Final = word_set(
     "type types stade stage stages grade grades classe class niveau level score phase nyha"
 )
+
+
+def drop_foreign_months(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
+    """Untag, in an English note, a French-only month form in capitals tagged as a date: an abbreviation
+    ("AVR 2011", an aortic valve replacement, had become "JUIN 2009")."""
+    for index, token in enumerate(tokens):
+        if labels[index] == "DATE" and token.text.isupper() and fold(token.text) in FRENCH_ONLY_MONTHS:
+            labels[index] = OUTSIDE
 
 
 def drop_graded_numbers(tokens: Sequence[TaggerToken], labels: list[str]) -> None:

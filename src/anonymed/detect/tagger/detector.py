@@ -16,6 +16,7 @@ from anonymed.detect.tagger.decode import (
     anchor_tokens,
     best_label,
     drop_field_labels,
+    drop_foreign_months,
     drop_graded_numbers,
     drop_unlikely_common_words,
     drop_valedictions,
@@ -265,4 +266,6 @@ class TaggerDetector(Detector[TaggerParams]):
         drop_field_labels(tokens, labels)
         drop_valedictions(tokens, labels)
         drop_graded_numbers(tokens, labels)
+        if lang == "en":
+            drop_foreign_months(tokens, labels)
         return labels
