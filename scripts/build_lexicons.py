@@ -172,36 +172,27 @@ def _census_file(path: Path) -> Iterable[tuple[str, float]]:
             yield fold(parts[0]), float(parts[1])
 
 
-def faker_names(locales: Iterable[str]) -> tuple[set[str], set[str]]:
-    """First and last names of Faker's person providers for ``locales``."""
+def faker_names(locales: Iterable[str], *, world: bool = False) -> tuple[set[str], set[str]]:
+    """First and last names of Faker's person providers for ``locales``; with ``world``, their romanised
+    lists where a provider has them, else the plain and gendered ones, three letters or more."""
     first: set[str] = set()
     last: set[str] = set()
     for locale in locales:
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        first.update(fold(n) for n in getattr(provider, "first_names", ()))
-        last.update(fold(n) for n in getattr(provider, "last_names", ()))
-    return _clean(first), _clean(last)
+        first |= _provider_names(provider, "first", world=world)
+        last |= _provider_names(provider, "last", world=world)
+    clean = _clean_world if world else _clean
+    return clean(first), clean(last)
 
 
-def world_names(locales: Iterable[str]) -> tuple[set[str], set[str]]:
-    """First and last names of ``locales``: their romanised lists where a provider has them, else the plain
-    and gendered ones; three letters or more."""
-    first: set[str] = set()
-    last: set[str] = set()
-    for locale in locales:
-        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        first |= _provider_names(provider, "first")
-        last |= _provider_names(provider, "last")
-    return _clean_world(first), _clean_world(last)
-
-
-def _provider_names(provider: type, kind: str) -> set[str]:
+def _provider_names(provider: type, kind: str, *, world: bool) -> set[str]:
     romanised = f"{kind}_romanized_names"
-    attributes = (
-        (romanised,)
-        if hasattr(provider, romanised)
-        else tuple(f"{kind}_names{suffix}" for suffix in ("", "_male", "_female"))
-    )
+    if not world:
+        attributes: tuple[str, ...] = (f"{kind}_names",)
+    elif hasattr(provider, romanised):
+        attributes = (romanised,)
+    else:
+        attributes = tuple(f"{kind}_names{suffix}" for suffix in ("", "_male", "_female"))
     found: set[str] = set()
     for attribute in attributes:
         value = getattr(provider, attribute, ())
@@ -311,7 +302,8 @@ def all_names() -> tuple[set[str], set[str], dict[str, dict[str, float]]]:
     # names without census frequency: treat them as moderately common names
     en_names = {**{k: 0.05 for k in first | last}, **census_last, **census_first}
     fr_names = {**en_names, **{k: 1.0 for k in fr_first | fr_last}}
-    world_first, world_last = world_names(FAKER_WORLD)  # the lists only: the shares above stay as they were
+    # the lists only: the shares above stay as they were
+    world_first, world_last = faker_names(FAKER_WORLD, world=True)
     return first | world_first, last | world_last, {"en": en_names, "fr": fr_names}
 
 

@@ -172,7 +172,8 @@ def alnum_tokens(text: str) -> list[TaggerToken]:
 
 def in_lower_case(tokens: Sequence[TaggerToken]) -> bool:
     """Whether a note is written in lower case: fewer than one word in fifty (and fewer than two) starts with
-    a capital, so capitals say nothing about names (the lexicons' rule for a note that is not "cased")."""
+    a capital, so capitals say nothing about names (the threshold of the lexicons' "cased" test, counted over
+    the tagger's tokens)."""
     words = capitals = 0
     for token in tokens:
         if token.text[0].isalpha():

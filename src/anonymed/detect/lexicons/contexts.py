@@ -185,13 +185,7 @@ class _Rules(PlaceRules):
 
     def _patient(self, start: int) -> Iterator[Hit]:
         """Two to four capitalised name words (initials aside) after a patient cue, listed or not."""
-        end = start
-        while end < len(self.tokens) and end - start < 4 and self._capitalised_name(end):
-            end += 1
-            if not self.joined(end - 1):
-                break
-        while end > start and len(self.tokens[end - 1].key) == 1:
-            end -= 1
+        end = self.without_final_initials(start, self.joined_run(start, 4, self._capitalised_name))
         if self._words(start, end) >= 2:
             yield (start, end, Label.NAME, "patient", "patient")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from anonymed.detect.lexicons.context import FUNCTION_WORDS
 from anonymed.detect.lexicons.contexts_words import (
     FIELD_LABELS,
@@ -84,6 +86,19 @@ class RuleWords:
             end += 1
             if not self.joined(end - 1):
                 break
-        while end > i and len(self.tokens[end - 1].key) == 1:
-            end -= 1  # a name does not end on an initial
+        return self.without_final_initials(i, end)
+
+    def without_final_initials(self, start: int, end: int) -> int:
+        """``end`` moved back over the initials a run of words ends on: a name does not end on an initial."""
+        while end > start and len(self.tokens[end - 1].key) == 1:
+            end -= 1
         return end
+
+    def joined_run(self, start: int, most: int, word: Callable[[int], bool]) -> int:
+        """End of a run of at most ``most`` tokens from ``start`` passing ``word``, each joined onward."""
+        stop = start
+        while stop < len(self.tokens) and stop - start < most and word(stop):
+            stop += 1
+            if not self.joined(stop - 1):
+                break
+        return stop

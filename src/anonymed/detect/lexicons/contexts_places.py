@@ -3,7 +3,7 @@ abbreviations (see ``contexts`` for the list of rules)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Final
 
 from anonymed.detect.lexicons.context import FUNCTION_WORDS
@@ -91,18 +91,9 @@ class PlaceRules(RuleWords):
             start += 1
         if start == verb + 1 or start >= len(self.tokens) or self.tokens[start - 1].newline:
             return
-        stop = self._joined_run(start, 2, self._town_word)
+        stop = self.joined_run(start, 2, self._town_word)
         if stop > start:
             yield (start, stop, Label.LOCATION, "city", "residence")
-
-    def _joined_run(self, start: int, most: int, word: Callable[[int], bool]) -> int:
-        """End of a run of at most ``most`` tokens from ``start`` passing ``word``, each joined onward."""
-        stop = start
-        while stop < len(self.tokens) and stop - start < most and word(stop):
-            stop += 1
-            if not self.joined(stop - 1):
-                break
-        return stop
 
     def _town_word(self, i: int) -> bool:
         """A word of a town's name: no common word, four letters or more (five in lower case)."""
@@ -150,7 +141,7 @@ class PlaceRules(RuleWords):
         if sandwich:
             yield (i, sandwich, Label.LOCATION, "hospital", "institution")
             return
-        stop = self._joined_run(end, 3, self._place_word)
+        stop = self.joined_run(end, 3, self._place_word)
         if stop == end:
             return
         first = self.tokens[end]

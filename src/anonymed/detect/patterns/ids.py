@@ -19,6 +19,9 @@ _SSN_CUE: Final = re.compile(r"\b(?:ssn|social security|soc\.? sec\.?)\b", re.I)
 _NIR: Final = re.compile(r"(?=\d)(?<![\w/.,-])[1-478](?: ?[0-9ABab]){12,14}(?![\w]|[/.,-]\d)")
 _NIR_SHAPE: Final = re.compile(r"[1-478]\d{2}(?:0[1-9]|1[0-2]|[2-4]\d|[5-9]\d)(?:\d{2}|2[AB])\d{6}(?:\d{2})?")
 
+#: cues of health plan member numbers and of military service numbers, written plainly or in digit groups
+_MEMBER_ID: Final = r"member id|subscriber id|insurance id"
+_SERVICE_NUMBER: Final = r"service (?:number|no\.?|#)"
 _CUES: Final = (
     (
         "mrn",
@@ -48,11 +51,11 @@ _CUES: Final = (
     ("device", r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?", frozenset({"en"})),
     ("license", r"dl ?[#:]", frozenset({"en"})),
     ("license", r"licen[cs]e|permis", None),
-    ("plan", r"policy|member id|subscriber id|insurance id|medicaid(?: id)?", None),
+    ("plan", rf"policy|{_MEMBER_ID}|medicaid(?: id)?", None),
     #: an insurance group number ("Group 0704512", "group # 88-1204"), English only
     ("plan", r"group(?: number| no\.?| #)?", frozenset({"en"})),
     #: a military service number ("service number RA 12 345 678" in groups: below)
-    ("other", r"service (?:number|no\.?|#)", frozenset({"en"})),
+    ("other", _SERVICE_NUMBER, frozenset({"en"})),
     #: Canadian provincial health card numbers ("OHIP 1234-567-890-AB", "health card #", "PHN")
     ("plan", r"ohip|health card(?: number| no\.?)?|phn", frozenset({"en"})),
     #: insurance and workers' compensation claims ("claim WC-2025-118274"), English only
@@ -100,8 +103,8 @@ def _spaced(subtype: str, cue: str) -> tuple[str, re.Pattern[str], frozenset[str
 _SPACED: Final = (
     _spaced("other", "claim"),
     _spaced("license", r"licen[cs]e|dl"),
-    _spaced("other", r"service (?:number|no\.?|#)"),
-    _spaced("plan", r"member id|subscriber id|insurance id|id"),
+    _spaced("other", _SERVICE_NUMBER),
+    _spaced("plan", rf"{_MEMBER_ID}|id"),
 )
 _CUED: Final = (
     *(
