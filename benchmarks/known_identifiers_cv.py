@@ -13,7 +13,10 @@ the staff roster: the clinician names (NAME/clinician gold spans) of the *traini
 clinician who appears only in the test fold is not in it. Each fold's tagger is trained on the other
 folds (as ``tagger_cv.py``; ``--shipped`` uses the shipped model, trained on all these notes: optimistic
 baseline). Rows: the default detectors (tagger + patterns) alone, with the known identifiers, with the
-roster, with both, and the known detector alone (known identifiers and roster, no other detector); with
+roster, with both, the known detector alone (known identifiers and roster, no other detector), and the
+patient memory (no registry: the names the default detectors found at ``--memory-min-score`` or more in
+any note of the patient, given to all the patient's notes, as ``detect --memory`` then ``deid
+--known-side-file`` do; its time counts both passes); with
 ``--allow FILE`` (an allow list in the contract's format), one more row: both, with that allow list.
 Reported: token recall per name category (gold tokens found by a prediction of any label), token
 precision over all labels, and detection time relative to the baseline row, measured in the same run.
@@ -43,6 +46,7 @@ from anonymed.detect.tokens import tokenize
 from anonymed.document import Document, Span
 from anonymed.evaluate.detection import DetectionReport, evaluate_detection
 from anonymed.evaluate.tokens import TokenIndex
+from anonymed.io.memory import DEFAULT_MIN_SCORE, PatientMemoryWriter
 from anonymed.labels import Label
 from anonymed.pipeline import Pipeline
 from anonymed.train.recipe import (
@@ -60,6 +64,7 @@ from anonymed.train.recipe import (
 
 CATEGORIES = ("NAME/patient", "NAME/relative", "NAME/clinician")
 ROWS = ("default detectors", "+ known identifiers", "+ clinician roster", "+ both", "known detector alone")
+MEMORY_ROW = "+ patient memory"
 ALLOW_ROW = "+ both + allow list"
 WITH_KNOWN = (ROWS[1], ROWS[3], ROWS[4], ALLOW_ROW)
 
@@ -133,6 +138,20 @@ def detect(
     return out, time.perf_counter() - started
 
 
+def patient_memory(
+    docs: Sequence[Document], spans: Sequence[Sequence[Span]], min_score: float
+) -> dict[str, list[dict[str, str]]]:
+    """Patient -> the names found at ``min_score`` or more in any of their notes, as ``anonymed detect
+    --memory`` writes them (``PatientMemoryWriter``, whose file ``deid --known-side-file`` reads)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        writer = PatientMemoryWriter(Path(tmp) / "memory.jsonl", min_score=min_score)
+        for doc, found in zip(docs, spans, strict=True):
+            writer.write(
+                doc.evolve(spans=tuple(found), metadata={**doc.metadata, "patient_id": group_of(doc)})
+            )
+        return {patient: writer.known_of(patient) for patient in writer.names}
+
+
 def false_positive_words(pairs: Iterable[tuple[Document, Sequence[Span]]]) -> Counter[str]:
     """The predicted tokens that no gold span touches (the report's spurious tokens), counted by word
     (case-folded)."""
@@ -151,7 +170,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     known = registry(dev)
     fold_of = folds(dev, args.folds)
     allow = read_lists(allow=[args.allow]) if args.allow is not None else None
-    rows = (*ROWS, ALLOW_ROW) if allow is not None else ROWS
+    rows = (*ROWS, MEMORY_ROW, ALLOW_ROW) if allow is not None else (*ROWS, MEMORY_ROW)
     pairs: dict[str, list[tuple[Document, Sequence[Span]]]] = {row: [] for row in rows}
     seconds: dict[str, float] = dict.fromkeys(rows, 0.0)
     roster_sizes = []
@@ -175,6 +194,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 spans, took = detect(test, config, known if row in WITH_KNOWN else None)
                 pairs[row] += list(zip(test, spans, strict=True))
                 seconds[row] += took
+                if row == ROWS[0]:
+                    first_pass, memory = took, patient_memory(test, spans, args.memory_min_score)
+                    spans, took = detect(test, config, memory)
+                    pairs[MEMORY_ROW] += list(zip(test, spans, strict=True))
+                    seconds[MEMORY_ROW] += first_pass + took  # both passes
         print(f"fold {k + 1}/{args.folds} done ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     reports = {row: evaluate_detection(pairs[row]) for row in rows}
     table = markdown(reports, seconds)
@@ -236,6 +260,10 @@ def main() -> None:
     parser.add_argument("--models", type=Path, default=None, help="keep (and reuse) each fold's model here")
     parser.add_argument("--allow", type=Path, default=None, help="an allow list for one more row")
     parser.add_argument("--out", type=Path, default=None, help="write the reports as JSON here")
+    parser.add_argument(
+        "--memory-min-score", type=float, default=DEFAULT_MIN_SCORE,
+        help="the patient memory row: the score a found name needs to be remembered",
+    )  # fmt: skip
     parser.add_argument(
         "--false-positive-words", type=int, default=0, metavar="N",
         help="also count each row's false-positive tokens by word and report the N commonest",

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from anonymed.errors import ConfigError, SpanError
 from anonymed.labels import Label, parse_label
+
+if TYPE_CHECKING:
+    from anonymed.document import Span
 
 #: the most known identifiers a document may carry, and the longest value
 MAX_ITEMS: Final = 1_000
@@ -89,3 +92,24 @@ def document_known(metadata: Mapping[str, Any]) -> Iterator[Known]:
     items = metadata.get("known")
     if items:
         yield from known_items(items)
+
+
+def is_initials(value: str) -> bool:
+    """Whether a name is initials only ("JS", "J. S.", "J"): no word of three letters or more that is not a
+    capitalised abbreviation of three letters or less."""
+    words = [w for w in "".join(c if c.isalpha() else " " for c in value).split()]
+    return all(len(w) <= 2 or (w.isupper() and len(w) <= 3) for w in words)
+
+
+def harvest_names(spans: Iterable[Span], *, min_score: float) -> Iterator[Known]:
+    """The names among ``spans`` found with a score of ``min_score`` or more, as known identifiers of their
+    label and subtype (initials alone are left out: as known names they would match every such
+    abbreviation)."""
+    for span in spans:
+        name = span.text.strip()
+        if span.label is not Label.NAME or span.score < min_score or len(name) > MAX_VALUE_CHARS:
+            continue
+        if not is_initials(name):
+            known = known_item({"kind": span.full_label, "value": name}, "found name")
+            if known is not None:
+                yield known

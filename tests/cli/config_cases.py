@@ -32,6 +32,7 @@ def cases(tmp: Path) -> list[Case]:
     a, b = tmp / "allow-a.txt", tmp / "allow-b.txt"
     c, d = tmp / "deny-c.csv", tmp / "deny-d.csv"
     banks, spaces = (tmp / "bank-1", tmp / "bank-2"), (tmp / "space-1", tmp / "space-2")
+    sides = (tmp / "side-1.jsonl", tmp / "side-2.jsonl")
     return [
         Case("lang", ("pipeline", "lang"), 'lang = "fr"', "fr", ("--lang", "en"), "en", "en"),
         Case("detectors", ("pipeline", "detectors"), 'detectors = ["patterns"]', ["patterns"],
@@ -44,6 +45,8 @@ def cases(tmp: Path) -> list[Case]:
              ("--deny-list", str(d)), [str(d)], additive=True),
         Case("known_field", ("known", "fields", "mrn"), 'fields = { mrn = "ID/mrn" }', "ID/mrn",
              ("--known-field", "mrn=ID"), "ID"),
+        Case("known_side_file", ("known", "side_file"), f"side_file = {json.dumps(sides[0].name)}",
+             str(sides[0]), ("--known-side-file", str(sides[1])), str(sides[1])),
         Case("profile", ("pipeline", "profile"), 'profile = "dp"', "dp",
              ("--profile", "hipaa-safe-harbor"), "hipaa-safe-harbor", "pseudonymise"),
         Case("seed", ("pipeline", "seed"), "seed = 3", 3, ("--seed", "5"), 5),
@@ -63,7 +66,7 @@ def cases(tmp: Path) -> list[Case]:
     ]  # fmt: skip
 
 
-DETECTION = ("lang", "detectors", "high_recall", "allow_list", "deny_list", "known_field")
+DETECTION = ("lang", "detectors", "high_recall", "allow_list", "deny_list", "known_field", "known_side_file")
 PIPELINE = (*DETECTION, "profile", "seed", "operator", "epsilon", "epsilon_weight")
 HYBRID = (*PIPELINE, "then", "k", "n", "bank", "space")
 WAYS = ("file", "option", "both", "neither")
@@ -78,6 +81,8 @@ def make_files(tmp: Path) -> None:
         (tmp / name).symlink_to(DEFAULT_BANK, target_is_directory=True)
     for name in ("space-1", "space-2"):
         (tmp / name).symlink_to(DEFAULT_SPACE, target_is_directory=True)
+    for name in ("side-1.jsonl", "side-2.jsonl"):
+        (tmp / name).write_text("", encoding="utf-8")
     (tmp / "notes.jsonl").write_text("", encoding="utf-8")
 
 

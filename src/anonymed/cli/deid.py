@@ -32,7 +32,8 @@ from anonymed.cli.scale import (
 from anonymed.config import SITE_TABLES, PipelineConfig
 from anonymed.document import Document
 from anonymed.errors import ConfigError
-from anonymed.io.privacy_report import with_privacy_report
+from anonymed.io.memory import DEFAULT_MIN_SCORE, PatientMemoryWriter
+from anonymed.io.privacy_report import TeeWriter, with_privacy_report
 from anonymed.io.registry import open_reader, open_writer
 from anonymed.methods import ReplaceConfig
 from anonymed.methods.configure import Configured
@@ -218,6 +219,18 @@ def detect(
     workdir: WorkdirOpt = None,
     max_failures: MaxFailuresOpt = MAX_FAILURES,
     private: PrivateOpt = True,
+    patient_field: PatientFieldOpt = None,
+    memory: Annotated[
+        Path | None,
+        typer.Option(
+            "--memory",
+            help="Also write each patient's confidently found names here: a side file for "
+            "deid --known-side-file (docs/site-configuration.md, patient memory).",
+        ),
+    ] = None,
+    memory_min_score: Annotated[
+        float, typer.Option("--memory-min-score", help="The score a name needs to be remembered.")
+    ] = DEFAULT_MIN_SCORE,
     *,
     choices: Choices,
 ) -> None:
@@ -226,11 +239,23 @@ def detect(
     with handled_errors():
         chosen = choices.configured()
         cfg = chosen.pipeline(stages=("detect",))
-        spec = reader_spec(input, input_format, text_field, id_field, cfg.lang, encoding=encoding)
+        spec = reader_spec(
+            input, input_format, text_field, id_field, cfg.lang, patient_field, encoding=encoding
+        )
         method = ReplaceConfig(cfg)
         options = batch_options(workers, scheduler, shard_size, workdir, strict, max_failures)
         writer = open_writer(output, "spans")
+        if memory is not None:
+            if not 0.0 <= memory_min_score <= 1.0:
+                raise ConfigError(f"--memory-min-score must be between 0 and 1, got {memory_min_score}")
+            writer = TeeWriter(writer, PatientMemoryWriter(memory, min_score=memory_min_score))
         run = run_command(spec, writer, method, options, command="detect", output=output, progress=progress)
+    if memory is not None and run.with_patient == 0 and run.read > run.failed:
+        field = patient_field or "patient_id"
+        console.print(
+            f"[yellow]warning:[/yellow] no record has a patient id in field {field!r}: "
+            "the patient memory is empty (name the field with --patient-field)"
+        )
     detection = chosen.effective.only(DETECTION_TABLES)
     finish_run(summary, run, {"configuration": detection.to_json()})
 

@@ -92,6 +92,18 @@ KNOWN_FIELD = _option(
     ],
     None,
 )
+KNOWN_SIDE = _option(
+    "known_side_file",
+    Annotated[
+        Path | None,
+        typer.Option(
+            "--known-side-file",
+            metavar="FILE",
+            help="Known identifiers by patient id (CSV or JSONL; a patient memory from detect --memory).",
+        ),
+    ],
+    None,
+)
 PROFILE = _option(
     "profile",
     Annotated[
@@ -155,7 +167,7 @@ SPACE = _option(
 )
 
 #: what detection reads: ``anonymed detect``, ``anonymed review sample``
-DETECTION = (CONFIG, LANG, DETECTORS, HIGH_RECALL, ALLOW, DENY, KNOWN_FIELD)
+DETECTION = (CONFIG, LANG, DETECTORS, HIGH_RECALL, ALLOW, DENY, KNOWN_FIELD, KNOWN_SIDE)
 #: every option of the detect-and-replace pipeline: ``deid``, ``demo``, ``obfuscate hybrid``, ``config show``
 PIPELINE = (*DETECTION, PROFILE, SEED, OPERATOR, EPSILON, EPSILON_WEIGHT)
 #: the second stage of ``obfuscate hybrid``
@@ -171,6 +183,7 @@ KEYS: Mapping[str, tuple[str, ...]] = {
     "operator": ("operators",),
     "epsilon_weight": ("epsilon_weights",),
     "known_field": ("known", "fields"),
+    "known_side_file": ("known", "side_file"),
     "allow_list": ("lists", "allow"),
     "deny_list": ("lists", "deny"),
 }
@@ -229,7 +242,7 @@ def _value(name: str, value: Any) -> Any:
         return parse_known_fields(value)
     if name in ("allow_list", "deny_list"):
         return [os.path.abspath(path) for path in value]
-    if name in ("bank", "space"):
+    if name in ("bank", "space", "known_side_file"):
         return os.path.abspath(value)
     return value
 

@@ -5,7 +5,9 @@ A field is looked for among the record's fields (JSON Lines, CSV and Parquet col
 Presidio record's ``metadata`` object. A value may be a string, a number or a list of them (each one a
 value). A side file keyed by patient id (CSV with a header, or JSON Lines) gives the same fields for
 records that do not carry them: its rows are mapped through the same table and attached to every document
-of that patient. Known values are secrets: errors name fields, files and lines, never a value.
+of that patient; a side file's ``known`` field may also hold a list in the contract's form (the patient
+memory ``anonymed detect --memory`` writes, ``io/memory.py``). Known values are secrets: errors name
+fields, files and lines, never a value.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from anonymed.known import Known, known_item, known_items, parse_kind
 
 #: the record field a Presidio record keeps its metadata in
 PRESIDIO_METADATA: Final = "metadata"
+#: a side file's field holding known identifiers in the contract's form
+SIDE_KNOWN: Final = "known"
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ class KnownFields:
         object.__setattr__(self, "fields", MappingProxyType(dict(self.fields)))
 
     def __bool__(self) -> bool:
-        return bool(self.fields)
+        return bool(self.fields) or self.side_file is not None
 
     def __reduce__(self) -> tuple[Any, ...]:  # a read-only mapping does not pickle: rebuild from a dict
         return KnownFields, (dict(self.fields), self.side_file, self.side_key, self.keep_fields)
@@ -122,6 +126,7 @@ def read_side_file(path: Path | str, fields: KnownFields) -> Mapping[str, tuple[
             raise ConfigError(f"known side file {path.name!r} line {line}: no {fields.side_key!r} value")
         try:
             found, _ = take_known(row, fields.fields)
+            found += known_items(row.get(SIDE_KNOWN) or (), owner=f"field {SIDE_KNOWN!r}")
         except ConfigError as exc:
             raise ConfigError(f"known side file {path.name!r} line {line}: {exc}") from None
         by_patient.setdefault(str(key), []).extend(found)
@@ -144,7 +149,7 @@ def attach_known(
     extra = side.get(patient, ()) if side is not None and patient is not None else ()
     if not isinstance(record, Mapping) or not _holds_fields(record, fields.fields):
         record = None
-    if not fields.fields or (record is None and not extra):
+    if record is None and not extra:
         return doc
     found: list[Known] = list(extra)
     metadata = dict(doc.metadata)

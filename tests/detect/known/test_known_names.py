@@ -109,6 +109,40 @@ def test_common_words_are_never_read_as_typos() -> None:
     assert texts("We grant it; grandma came; Grnad called.", known) == ["Grnad"]
 
 
+def test_a_name_split_by_a_stray_space_is_one_typo_span() -> None:
+    known = [{"kind": "NAME/patient", "value": "Arlo Bweighouse"}]
+    doc = Document("d", "Mr. Bweighou se is a 70 y/o male. Bweigh ouse slept.", {"known": known})
+    spans = {(s.text, s.full_label, s.score) for s in KnownDetector().detect(doc)}
+    assert spans == {("Bweighou se", "NAME/patient", 0.9), ("Bweigh ouse", "NAME/patient", 0.9)}
+    assert texts("Mr. Bweigh ouse came.", known, typos=False) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bweigh  ouse came.",  # two spaces: no stray space
+        "Bweigh\nouse came.",  # a line break
+        "Bweigh-ouse came.",  # a hyphen
+        "Bwe igh ouse came.",  # three pieces
+    ],
+)
+def test_only_one_stray_space_splits_a_name(text: str) -> None:
+    known = [{"kind": "NAME/patient", "value": "Arlo Bweighouse"}]
+    assert texts(text, known) == []
+
+
+def test_two_common_words_are_no_split_name() -> None:
+    assert texts("A new man came in.", [{"kind": "NAME/patient", "value": "Paul Newman"}]) == []
+    assert texts("She saw Newm an.", [{"kind": "NAME/patient", "value": "Paul Newman"}]) == ["Newm an"]
+
+
+def test_a_piece_may_be_a_known_word_itself() -> None:
+    """A name found in part ("Bweighou") and whole ("Bweighouse") in a patient's notes: the split form is one
+    span, not the part with the rest of the name left in the text."""
+    known = [{"kind": "NAME", "value": "Bweighouse"}, {"kind": "NAME", "value": "Bweighou"}]
+    assert texts("Mr. Bweighou se is a 70 y/o male.", known) == ["Bweighou se"]
+
+
 @pytest.mark.parametrize(("length", "edits"), [(2, 0), (4, 0), (5, 1), (8, 1), (9, 2), (30, 2)])
 def test_edits_are_bounded_by_length(length: int, edits: int) -> None:
     assert allowed_edits(length) == edits

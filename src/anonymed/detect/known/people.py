@@ -9,7 +9,8 @@ note's word tokens in the forms notes write them:
 * initials next to a name ("J. Smith", "Smith, J", "J. R. Smith"), and the record's names' dotted
   initials alone ("J.S."; never "JS", which clinical abbreviations such as "BS" or "MD" look like);
 * neighbouring pieces of one person's name joined into one span ("SMITH, JOHN");
-* light typos of a word of five letters or more (``fuzzy``).
+* light typos of a word of five letters or more (``fuzzy``), and a word split in two by a stray space
+  ("Bweighou se" for Bweighouse; ``fuzzy.split_words``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from anonymed.detect.known.fuzzy import typo_map
+from anonymed.detect.known.fuzzy import split_words, typo_map
 from anonymed.detect.phrases import PhraseIndex, phrase_words, token_keys
 from anonymed.detect.tokens import LOWER, Token, upper_ratio
 from anonymed.labels import Label
@@ -165,6 +166,11 @@ class People:
                 target = self.alone.get(key)
                 if target is not None and stands_out(token, key, lang, caps):
                     yield token.start, end, index, index, target, token.key in fixes
+        if typos:
+            for index, key in split_words(text, words, self.alone, common):
+                if stands_out(words[index], key, lang, caps):
+                    start, end = words[index].start, words[index + 1].end
+                    yield start, end, index, index + 1, self.alone[key], True
         yield from self._dotted_initials(words)
 
     def _dotted_initials(self, words: Sequence[Token]) -> Iterator[Hit]:
