@@ -43,6 +43,14 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         # "Regional" and "Memorial" belong to the name they close; "Hospital" and "Rehab" do not
         ("TAKEN TO LAUREL REGIONAL WHERE CK'S ROSE", ("LAUREL REGIONAL", "LOCATION", "institution")),
         ("a bed at Grace Memorial today", ("Grace Memorial", "LOCATION", "institution")),
+        # where a person comes from
+        ("Moved here from Saugerties last year.", ("Saugerties", "LOCATION", "residence")),
+        ("She grew up in Saugerties, a small town.", ("Saugerties", "LOCATION", "residence")),
+        ("He is originally from Woodstock.", ("Woodstock", "LOCATION", "residence")),
+        # a kind of care facility after its name, after a preposition of place: the name only
+        ("Discharged to Sunny Acres Skilled Nursing for rehab.", ("Sunny Acres", "LOCATION", "institution")),
+        ("Came from Maple Grove Nursing Home today.", ("Maple Grove", "LOCATION", "institution")),
+        ("Resides at Brookdale Assisted Living in town.", ("Brookdale", "LOCATION", "institution")),
         # an institution prefix, one or two words of any kind, an institution word: in any case
         ("pt to go to holy redeemer hospital at 4pm", ("holy redeemer", "LOCATION", "institution")),
         ("to rehab(holy redeemer Memorial) today", ("holy redeemer Memorial", "LOCATION", "institution")),
@@ -141,6 +149,13 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "Each County differs. Vitals stable.",  # a determiner opens the phrase
         "Declined county services. Vitals stable.",  # no capitalised word before the county word
         "pt lives in ulster county, vitals stable",  # a note in lower case
+        "Pt moved to Telemetry this am. Vitals stable.",  # "moved to": a unit as often as a town
+        "Moved from bed to chair; moved back from Rehab.",  # common words, an institution word
+        "Born in 1950. Raised in foster care.",
+        "Plan: Skilled Nursing placement. Vitals stable.",  # no name before the kind
+        "Discharge Plan Skilled Nursing. Vitals stable.",  # no preposition of place before the name
+        "Needs a skilled nursing facility. Vitals stable.",
+        "pt to maple grove nursing home, vitals stable",  # a note in lower case
     ],
 )
 def test_no_context_hit_without_a_name_word(text: str) -> None:

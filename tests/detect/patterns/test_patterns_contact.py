@@ -34,6 +34,11 @@ def found(text: str, lang: str = "en", **options: bool) -> set[tuple[str, str]]:
         ("Dr X (33)265626703 ou", "fr", "(33)265626703"),  # (33) prefix
         ("joint au +44 20 7946 0958 demain", "fr", "+44 20 7946 0958"),  # other country
         ("Pager: #54321 Time Frame", "en", "54321"),  # pager number
+        ("Pager 4-7731 for questions", "en", "4-7731"),  # an internal extension
+        ("please page 3-2201 with results", "en", "3-2201"),
+        ("call x4-7731 if needed", "en", "4-7731"),
+        ("at extension 5532.", "en", "5532"),
+        ("Call ext. 204 today", "en", "204"),
         ("PG 33445", "en", "33445"),  # pager abbreviation
         ("son ,dave, (240444-1243) was in", "en", "240444-1243"),  # odd number in parentheses
         ("Standard 0 6 - 7 6 - 5 6 - 4 6 - 2 7", "fr", "0 6 - 7 6 - 5 6 - 4 6 - 2 7"),  # letter-spaced
@@ -79,6 +84,10 @@ def test_faxes_are_typed_as_faxes(text: str, lang: str, expected: str) -> None:
         ("area code 017-555-1234", "en"),  # US area codes never start with 0 or 1
         ("IPP 5820136284", "fr"),  # ten digits not starting with 0 are not a French phone
         ("Pager # 12", "en"),  # too short for a pager
+        ("See page 123 of the chart", "en"),  # a page number
+        ("CABG x3 done; ext 12", "en"),  # times three; too short for an extension
+        ("Output x24h 1-2000 mL", "en"),  # a range
+        ("tidal volume x4-7731x", "en"),  # glued to a letter
         ("Medicaid ID MN0023381945.", "en"),  # a state's capitals glued before: an ID, not a French phone
         ("n° NA0612345678", "fr"),
     ],

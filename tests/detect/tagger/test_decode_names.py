@@ -310,6 +310,12 @@ def test_a_hyphenated_surname_is_one_name(text: str, tagged: set[str], names: li
         ("Smith de novo lesion", {"Smith": "NAME"}, ["Smith"]),  # no capitalised word after the particle
         ("Smith, de Boston", {"Smith": "NAME"}, ["Smith"]),  # a comma between them
         ("Smith et Al", {"Smith": "NAME"}, ["Smith"]),  # "et" is no particle
+        ("Siobhan Ni Bhriain came", {"Siobhan": "NAME", "Ni": "NAME"}, ["Siobhan", "Ni", "Bhriain"]),
+        ("Seán Ó Súilleabháin came", {"Seán": "NAME"}, ["Seán", "Ó", "Súilleabháin"]),
+        ("Ahmed Al Mansouri called", {"Ahmed": "NAME", "Mansouri": "LOCATION"}, ["Ahmed", "Al", "Mansouri"]),
+        ("Smith Ni Bhriain", {"Smith": "NAME", "Ni": "LOCATION"}, ["Smith"]),  # the model's place stands
+        ("Smith De Novo", {"Smith": "NAME"}, ["Smith"]),  # a capitalised "De" is a word too
+        ("Smith Al.", {"Smith": "NAME"}, ["Smith"]),  # no word after the particle
     ],
 )  # fmt: skip
 def test_a_name_particle_joins_the_words_around_it(

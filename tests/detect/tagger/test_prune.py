@@ -50,6 +50,7 @@ def test_role_and_title_words_are_no_names(text: str, tagged: dict[str, str], ke
         ("pouch of Douglas clear", {"Douglas": "LOCATION"}),
         ("started Lasix 40 mg iv", {"Lasix": "NAME"}),  # a dose after it: a drug
         ("Haldol 2mg given", {"Haldol": "NAME"}),
+        ("M BIBA after a fall", {"BIBA": "LOCATION"}),  # triage: brought in by ambulance
     ],
 )
 def test_eponyms_devices_drugs_and_colours_are_no_names(text: str, tagged: dict[str, str]) -> None:
@@ -213,6 +214,11 @@ def test_real_names_are_kept(text: str, tagged: dict[str, str]) -> None:
         ("Dept of Psychiatry called", {"Dept": "LOCATION", "of": "LOCATION", "Psychiatry": "LOCATION"}, []),
         ("Seen at the Mayo Clinic", {"Mayo": "LOCATION", "Clinic": "LOCATION"}, ["Mayo", "Clinic"]),
         ("to Cardiology Regional", {"Cardiology": "LOCATION"}, ["Cardiology"]),  # a naming tail after it
+        # a person's title before a name is no place (the role word had become a town)
+        ("Officer Delgado came", {"Officer": "LOCATION", "Delgado": "NAME"}, ["Delgado"]),
+        ("Trooper Haines came", {"Trooper": "LOCATION"}, []),
+        ("met the Officer today", {"Officer": "LOCATION"}, ["Officer"]),  # no name after it
+        ("Officer\nDelgado came", {"Officer": "LOCATION"}, ["Officer"]),  # not on its line
     ],
 )
 def test_places_that_are_regions_numbers_or_devices(

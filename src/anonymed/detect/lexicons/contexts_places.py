@@ -13,10 +13,15 @@ from anonymed.detect.lexicons.contexts_words import (
     AREA_CUES,
     COMPASS,
     COUNTY_WORDS,
+    FACILITY_CUES,
+    FACILITY_KINDS,
     GENERIC_TAILS,
     INSTITUTION_HEADS,
     INSTITUTION_TAILS,
     NAMING_TAILS,
+    ORIGIN_LAST,
+    ORIGIN_LINKS,
+    ORIGIN_VERBS,
     REGION_NOUNS,
     RESIDENCE_LINKS,
     RESIDENCE_VERBS,
@@ -42,10 +47,14 @@ class PlaceRules(RuleWords):
             yield from self._institution_tail(i)
         if key in INSTITUTION_HEADS:
             yield from self._institution_head(i)
+        if i > 0 and self.joined(i) and (key, self.tokens[i + 1].key) in FACILITY_KINDS:
+            yield from self._facility(i)
         if key in ABBREVIATION_CUES and i + 1 < len(self.tokens) and not self.tokens[i].newline:
             yield from self._abbreviation(i + 1)
         if key in RESIDENCE_VERBS:
-            yield from self._residence(i)
+            yield from self._residence(i, RESIDENCE_LINKS)
+        if key in ORIGIN_VERBS:
+            yield from self._residence(i, ORIGIN_LINKS, ORIGIN_LAST)
         if key in COMPASS and self.joined(i) and self.tokens[i + 1].key in REGION_NOUNS:
             named = self.tokens[i + 1].key not in INSTITUTION_TAILS  # "South Campus": the campus is "South"
             yield (i, i + 1 + named, Label.LOCATION, None, "region")  # joined(i): there is a word i + 1
@@ -82,14 +91,19 @@ class PlaceRules(RuleWords):
         if start < i and start > 0 and self.tokens[start - 1].key in AREA_CUES and self.joined(start - 1):
             yield (start, i, Label.LOCATION, "city", "area")
 
-    def _residence(self, verb: int) -> Iterator[Hit]:
-        """One or two place words after a verb of living and one or two links ("lives nearby in X")."""
+    def _residence(
+        self, verb: int, links: frozenset[str], last: frozenset[str] | None = None
+    ) -> Iterator[Hit]:
+        """One or two place words after a verb of living and one or two links ("lives nearby in X"), or after
+        a verb of origin and links that end with one of ``last`` ("moved here from X")."""
         start = verb + 1
-        while start < len(self.tokens) and start - verb <= 2 and self.tokens[start].key in RESIDENCE_LINKS:
+        while start < len(self.tokens) and start - verb <= 2 and self.tokens[start].key in links:
             if self.tokens[start - 1].newline:
                 return
             start += 1
         if start == verb + 1 or start >= len(self.tokens) or self.tokens[start - 1].newline:
+            return
+        if last is not None and self.tokens[start - 1].key not in last:
             return
         stop = self.joined_run(start, 2, self._town_word)
         if stop > start:
@@ -121,6 +135,18 @@ class PlaceRules(RuleWords):
             start -= 1  # "taken to fallston hosp" in a note that forgot the capital
         if start < i:
             yield (start, i + (key in NAMING_TAILS), Label.LOCATION, "hospital", "institution")
+
+    def _facility(self, i: int) -> Iterator[Hit]:
+        """Up to three name words capitalised in a cased note before a kind of care facility, after a
+        preposition of place ("to Sunny Acres Skilled Nursing"): the name, not the kind ("Discharge Plan
+        Skilled Nursing" is a heading)."""
+        if not self.cased:
+            return
+        start = i
+        while start > 0 and i - start < 3 and self.joined(start - 1) and self._place_word(start - 1):
+            start -= 1
+        if start < i and start > 0 and self.tokens[start - 1].key in FACILITY_CUES and self.joined(start - 1):
+            yield (start, i, Label.LOCATION, "hospital", "institution")
 
     def _uncommon_lower(self, i: int) -> bool:
         """A lower-case word of five letters or more that is no common, function or role word."""

@@ -87,6 +87,13 @@ INSTITUTION_TAILS: Final = word_set(
     "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
     "centre ctr health healthcare institute infirmary hospice va children's"
 )
+#: two words that name a kind of care facility after its name ("Sunny Acres Skilled Nursing", "Brookdale
+#: Assisted Living", "Maple Nursing Home"): the name is the capitalised words before them
+FACILITY_KINDS: Final = frozenset(
+    {("skilled", "nursing"), ("nursing", "home"), ("nursing", "center"), ("nursing", "facility"),
+     ("nursing", "and"), ("assisted", "living"), ("senior", "living"), ("memory", "care")}
+)  # fmt: skip
+FACILITY_CUES: Final = word_set("to at from in into of")
 #: institution words that belong to the name they close ("Linden Regional", "Grace Memorial"): in the span
 NAMING_TAILS: Final = word_set("regional memorial")
 #: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before
@@ -105,6 +112,11 @@ ABBREVIATION_CUES: Final = word_set("at from into")
 RESIDENCE_VERBS: Final = word_set("lives live living lived resides reside residing")
 #: the words between such a verb and the town
 RESIDENCE_LINKS: Final = word_set("in near nearby at outside alone")
+#: verbs of where a person comes from ("moved here from X", "grew up in X", "originally from X"), the words
+#: between them and the town, and the last of those words ("moved to" names a unit as often as a town)
+ORIGIN_VERBS: Final = word_set("moved relocated immigrated emigrated originally grew born raised")
+ORIGIN_LINKS: Final = word_set("here up back from in")
+ORIGIN_LAST: Final = word_set("from in")
 #: compass words that open a region's or a campus's name ("the Western Shore", "South Campus")
 COMPASS: Final = word_set("north northern south southern east eastern west western")
 #: the geographic nouns they open a name with
@@ -130,10 +142,12 @@ TRIGGERS: Final = (
     | KIN
     | PHONE_LABELS
     | RESIDENCE_VERBS
+    | ORIGIN_VERBS
     | COMPASS
     | {"area"}
     | {"family"}
     | PATIENT_CUES
     | COUNTY_WORDS
     | DESCRIBING_VERBS
+    | frozenset(first for first, _ in FACILITY_KINDS)
 )

@@ -69,6 +69,14 @@ _PAGER: Final = re.compile(
     r"#? ?(\d{3,6})(?![\w]|[.,/-]\d)",
     re.I,
 )
+#: an internal extension: "4-7731" after a pager, extension or page word or glued to "x"; three to five
+#: digits after an extension word ("ext. 5532")
+_EXTENSION_WORDS: Final = r"ext|extension|pager|beeper|page|paged|x"
+_EXTENSION: Final = re.compile(
+    opening(_EXTENSION_WORDS) + rf"(?<![\w-])(?:(?:{_EXTENSION_WORDS})\.? ?#? ?(\d-\d{{4}})"
+    r"|(?:ext|extension)\.? ?#? ?(\d{3,5}))(?![\w]|[.,/-]\d)",
+    re.I,
+)
 _EMAIL: Final = re.compile(
     r"(?<![\w.%+-])[\w.%+-]{1,64} ?@ ?[A-Za-z0-9-]{1,63}(?:(?:\.| \. )[A-Za-z0-9-]{1,63}){1,6}(?![\w@])"
 )
@@ -93,6 +101,7 @@ PATTERNS: Final = (
     _CUE_ANYWHERE,
     _LOCAL,
     _PAGER,
+    _EXTENSION,
     _EMAIL,
     _URL,
     _DOMAIN,
@@ -148,6 +157,9 @@ def _phones(scan: Scan) -> Iterator[Span]:
             yield _phone(scan, match.start(), match.end(), 0.7)
     for match in _PAGER.finditer(scan.text):
         yield _phone(scan, match.start(1), match.end(1), 0.85)
+    for match in _EXTENSION.finditer(scan.text):
+        group = 1 if match.group(1) is not None else 2
+        yield _phone(scan, match.start(group), match.end(group), 0.8)
 
 
 #: top-level domains common enough to vouch for an address whose host name has no letter (163.com)

@@ -231,19 +231,27 @@ _AGE_UNITS: Final = frozenset(AGE_UNITS)
 
 
 def bridge_particles(tokens: Sequence[TaggerToken], labels: list[str]) -> None:
-    """Tag ``NAME`` on a lower-case name particle after a tagged name and the capitalised word after it
-    ("Abdullah bin Rashid", "Maria del Carmen": the model had read "Rashid" as a place)."""
+    """Tag ``NAME`` on a name particle after a tagged name and the capitalised word after it: a lower-case
+    particle ("Abdullah bin Rashid", "Maria del Carmen": the model had read "Rashid" as a place) or a
+    capitalised one that is a particle only ("Siobhan Ni Bhriain", "Ahmed Al Mansouri"; the model may
+    have tagged the particle and not the family name)."""
     for index in range(1, len(tokens) - 1):
         particle, word = tokens[index], tokens[index + 1]
-        if labels[index - 1] != "NAME" or labels[index] != OUTSIDE or labels[index + 1] not in _BRIDGED:
+        if labels[index - 1] != "NAME" or labels[index + 1] not in _BRIDGED:
             continue
+        lower = labels[index] == OUTSIDE and particle.text in PARTICLES
+        upper = labels[index] in _BRIDGED_PARTICLE and particle.text in CAPITAL_PARTICLES
         joined = not (particle.before or word.before or particle.newline_before or word.newline_before)
-        if joined and particle.text in PARTICLES and capitalised(word.text):
+        if joined and (lower or upper) and capitalised(word.text):
             labels[index] = labels[index + 1] = "NAME"
 
 
 #: the labels a word after a name particle may have been given instead of a name
 _BRIDGED: Final = frozenset({OUTSIDE, "LOCATION"})
+_BRIDGED_PARTICLE: Final = frozenset({OUTSIDE, "NAME"})
+#: capitalised particles of Irish ("Ní", "Nic", "Ó", "Ua", "Uí", "Mac") and Arabic ("Al", "El", "Abu")
+#: family names, written between a given name and the family name; not words of English or French
+CAPITAL_PARTICLES: Final = frozenset({"Ní", "Ni", "Nic", "Ó", "Ua", "Uí", "Mac", "Al", "El", "Abu"})
 
 
 def surname_after_given(given: TaggerToken, word: TaggerToken, lists: NameLists) -> bool:

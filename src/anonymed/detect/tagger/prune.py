@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from anonymed.detect.lexicons.context import CREDENTIALS
-from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, NAMING_TAILS, UNITS
+from anonymed.detect.lexicons.contexts_words import INSTITUTION_TAILS, NAMING_TAILS, TITLES, UNITS
 from anonymed.detect.lexicons.detector import LexiconParams
 from anonymed.detect.lexicons.resources import gazetteer, name_lists, region_keys
 from anonymed.detect.tagger.decode import label_runs, sentence_end
@@ -80,7 +80,8 @@ NEVER_ALONE: Final = word_set(
     "chvostek trousseau homan homans mcburney rovsing apgar braden cheyne korotkoff quincke duroziez "
     "wenckebach mobitz brugada kerley cushingoid crohn crohns hodgkin hodgkins alzheimer alzheimers "
     "parkinson parkinsons guillain barre hashimoto raynaud sjogren wernicke korsakoff tourette bipap "
-    "cpap flexiseal mepilex duoderm tegaderm kerlix xeroform aquacel vac passy passey muir god"
+    "cpap flexiseal mepilex duoderm tegaderm kerlix xeroform aquacel vac passy passey muir god "
+    "biba bibems bibp"  # triage: brought in by ambulance, by EMS, by police
 )
 #: the labels of a contact detail: at a name's edge not part of it ("Anne Lowell (email anne@...)");
 #: not substitute/invariant.py's _CONTACT_WORDS (words a phone surrogate may keep: home, office, poste...)
@@ -219,6 +220,8 @@ def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int
         return True  # "in good condition", "past medical history" (but "lives in boston": a city)
     if keys == [keys[0]] and keys[0] in _PLACE_FRAGMENTS:
         return True
+    if keys == [keys[0]] and keys[0] in TITLES and _name_after(tokens, last):
+        return True  # "Officer Delgado", "Trooper Haines": a person's title
     if " ".join(keys) in region_keys() and not _zip_after(tokens, last):
         return True  # HIPAA Safe Harbor lets states and countries stay
     if all(key in NEVER_ALONE for key in keys) or _eponym_of(tokens, first) or _head_after(tokens, last):
@@ -230,6 +233,14 @@ def _not_a_place(text: str, tokens: Sequence[TaggerToken], first: int, last: int
 _SPECIALTY: Final = re.compile(r"[a-z]{3,}(?:ology|iatry|iatrics|pedics|paedics)|medicine|surgery|obstetrics")
 #: the words that make a specialty a department ("Cardiology Clinic", "Dept of Psychiatry")
 _DEPARTMENT_WORDS: Final = INSTITUTION_TAILS | word_set("dept department division service services unit of")
+
+
+def _name_after(tokens: Sequence[TaggerToken], last: int) -> bool:
+    """Whether a capitalised word follows the run on its line, one space after it."""
+    if last + 1 >= len(tokens):
+        return False
+    after = tokens[last + 1]
+    return after.before == "" and not after.newline_before and capitalised(after.text)
 
 
 def _department(keys: list[str], tokens: Sequence[TaggerToken], last: int) -> bool:
