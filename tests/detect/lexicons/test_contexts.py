@@ -51,6 +51,9 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         ("Discharged to Sunny Acres Skilled Nursing for rehab.", ("Sunny Acres", "LOCATION", "institution")),
         ("Came from Maple Grove Nursing Home today.", ("Maple Grove", "LOCATION", "institution")),
         ("Resides at Brookdale Assisted Living in town.", ("Brookdale", "LOCATION", "institution")),
+        ("She attends Lincoln Elementary now.", ("Lincoln", "LOCATION", "institution")),  # a school
+        ("He attends Central High School.", ("Central", "LOCATION", "institution")),
+        ("his sister is at Roosevelt Middle School.", ("Roosevelt", "LOCATION", "institution")),
         # an institution prefix, one or two words of any kind, an institution word: in any case
         ("pt to go to holy redeemer hospital at 4pm", ("holy redeemer", "LOCATION", "institution")),
         ("to rehab(holy redeemer Memorial) today", ("holy redeemer Memorial", "LOCATION", "institution")),
@@ -155,6 +158,7 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "Plan: Skilled Nursing placement. Vitals stable.",  # no name before the kind
         "Discharge Plan Skilled Nursing. Vitals stable.",  # no preposition of place before the name
         "Needs a skilled nursing facility. Vitals stable.",
+        "Elementary school teacher. Attends high school. Junior High graduate.",
         "pt to maple grove nursing home, vitals stable",  # a note in lower case
     ],
 )

@@ -139,6 +139,36 @@ def test_no_town_without_the_whole_address_line(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        ("Patient joined from her home in Brattleboro, VT.", "Brattleboro"),  # too small for the gazetteer
+        ("Lives in New York, NY with her son.", "New York"),  # common words, but a city of the gazetteer
+        ("moved to Saugerties, NY in May", "Saugerties"),
+        ("GREW UP IN BRATTLEBORO, VT", "BRATTLEBORO"),
+    ],
+)
+def test_a_town_and_its_state_after_a_place_preposition(text: str, town: str) -> None:
+    assert ("LOCATION/city", town) in found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Admitted to Unit, OR today.",  # the operating room; a common word
+        "TRANSFERRED TO MICU, CO 4.5",  # a unit, the cardiac output
+        "EPISODES OF DESATS, AS LOW AS 74%",  # a word in capitals after the code: the code is a word
+        "SECONDARY TO ADRIAMYCIN, IN THIS CASE",
+        "Seen in Rounds, MD aware.",  # a credential, never a state here
+        "Referred to Quimby, PA for a consult.",
+        "Brattleboro, VT is far.",  # no place preposition before it
+        "lives in Brattleboro, VTach noted",  # no state code: a longer word
+    ],
+)
+def test_no_town_of_a_state_code_without_its_context(text: str) -> None:
+    assert not any(label == "LOCATION/city" for label, _ in found(text))
+
+
+@pytest.mark.parametrize(
     ("text", "street", "town"),
     [
         # Royal Mail: the flat, the building number and street, then the post town and postcode

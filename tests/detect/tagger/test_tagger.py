@@ -77,6 +77,23 @@ def test_decode_joins_neighbouring_tokens_of_one_label(text: str, expected: list
     assert [s.text for s in spans] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "label", "expected"),
+    [
+        ("Mr. Jones's class", "NAME", ["Jones"]),  # a possessive is no part of a name
+        ("PER DR. SMITH’S NOTE", "NAME", ["SMITH"]),
+        ("Dr. O's came", "NAME", ["O"]),
+        ("at St. Mary's today", "LOCATION", ["St. Mary's"]),  # but of a place's name
+    ],
+)
+def test_a_possessive_ending_is_left_out_of_a_name(text: str, label: str, expected: list[str]) -> None:
+    tokens = _tokens(text)
+    keep = {"Jones", "SMITH", "S", "s", "O", "St", "Mary"}
+    marginals = [{"O": 0.01, label: 0.99} if t.text in keep else {"O": 0.99, label: 0.01} for t in tokens]
+    spans = TaggerDetector(TaggerParams(propagate=False)).decode(text, tokens, marginals)
+    assert [s.text for s in spans] == expected
+
+
 def test_high_recall_tags_less_certain_tokens() -> None:
     text = "met Hope today"
     tokens = _tokens(text)

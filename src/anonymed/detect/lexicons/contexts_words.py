@@ -85,15 +85,16 @@ SPECIES: Final = word_set(
 #: words that close an institution's name ("Baltimore Rehab", "Laurel Regional", "North Campus")
 INSTITUTION_TAILS: Final = word_set(
     "hospital hosp hospitals rehab rehabilitation regional memorial campus house manor clinic center "
-    "centre ctr health healthcare institute infirmary hospice va children's"
+    "centre ctr health healthcare institute infirmary hospice va children's elementary"
 )
-#: two words that name a kind of care facility after its name ("Sunny Acres Skilled Nursing", "Brookdale
-#: Assisted Living", "Maple Nursing Home"): the name is the capitalised words before them
+#: two words that name a kind of care facility or school after its name ("Sunny Acres Skilled Nursing",
+#: "Brookdale Assisted Living", "Roosevelt Middle School"): the name is the capitalised words before them
 FACILITY_KINDS: Final = frozenset(
     {("skilled", "nursing"), ("nursing", "home"), ("nursing", "center"), ("nursing", "facility"),
-     ("nursing", "and"), ("assisted", "living"), ("senior", "living"), ("memory", "care")}
+     ("nursing", "and"), ("assisted", "living"), ("senior", "living"), ("memory", "care"),
+     ("high", "school"), ("middle", "school"), ("primary", "school"), ("junior", "high")}
 )  # fmt: skip
-FACILITY_CUES: Final = word_set("to at from in into of")
+FACILITY_CUES: Final = word_set("to at from in into of attends attend attending")
 #: institution words that belong to the name they close ("Linden Regional", "Grace Memorial"): in the span
 NAMING_TAILS: Final = word_set("regional memorial")
 #: institution words that are ordinary nouns too ("Regular House Diet", "health care"): the words before

@@ -17,6 +17,7 @@ from typing import Final
 
 from anonymed.detect.patterns.base import opening
 from anonymed.detect.patterns.recognizer import Recognizer
+from anonymed.detect.tokens import tokenize
 from anonymed.labels import Label
 
 # the look-ahead opening a pattern ((?=\d), opening(...)) only speeds the scan: see patterns/base.py
@@ -106,6 +107,35 @@ STREET_TOWN_STATE: Final = re.compile(
     rf"(?P<street>{_STREET}(?: (?:[NS][EW]|[NSEW])\b\.?)?(?:,? {_UNIT})?)"
     rf", (?P<town>{_TOWN}),? (?:{_STATE})(?![\w-]|\.\w)"
 )
+#: the state codes a town may be followed by after a place preposition: not MD and PA, credentials after
+#: a surname too ("seen in Rounds, MD aware")
+_TOWN_STATE_CODES: Final = "|".join(code for code in STATE_CODES if code not in ("MD", "PA"))
+#: a town and its state after a place preposition, without a street or ZIP code: "home in Brattleboro, VT",
+#: "moved from Crescent City, CA"; the town is found even when it is too small for the gazetteer; not before
+#: a word in capitals, where the code is a word ("EPISODES OF DESATS, AS LOW AS", "OF ADRIAMYCIN, IN THIS")
+TOWN_STATE: Final = re.compile(
+    rf"\b(?i:in|from|near|of|to|at)\b (?P<town>{_TOWN}), (?:{_TOWN_STATE_CODES})(?![\w-]|\.\w| [A-Z]{{2}})"
+)
+
+
+def town_ok(town: str) -> bool:
+    """Whether a town before a state code reads as one: a city of the gazetteer, or no word of it a common
+    English word or hospital unit ("Admitted to Unit, OR" is the operating room, "TO ICU, CO 4.5" a cardiac
+    output; "Brattleboro, VT" is a town)."""
+    from anonymed.detect.lexicons.contexts_words import UNITS
+    from anonymed.detect.lexicons.detector import LexiconParams
+    from anonymed.detect.lexicons.resources import gazetteer, name_lists
+
+    keys = tuple(token.key for token in tokenize(town))
+    if not keys or any(key in UNITS for key in keys):
+        return False
+    places = gazetteer(LexiconParams().min_city_population).candidates(keys[0])
+    if any(name == keys for name, _ in places):
+        return True
+    common = name_lists().common["en"]
+    return not any(key in common for key in keys)
+
+
 #: a British flat before its building number and street, as the Royal Mail writes a sub-building first ("Flat
 #: 2, 17 Mill Row", "FLAT 4B 22 ELM GROVE")
 FLAT_STREET: Final = re.compile(rf"\b(?:Flat|FLAT) {_NUMBER_ONLY},? {_STREET}")
@@ -163,6 +193,17 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         languages=_ENGLISH,
         requires=COMMA_STATE,
     ),
+    Recognizer(
+        "town_state",
+        TOWN_STATE,
+        Label.LOCATION,
+        "city",
+        0.85,
+        group="town",
+        validator=town_ok,
+        languages=_ENGLISH,
+        requires=COMMA_STATE,
+    ),
     Recognizer("flat_street", FLAT_STREET, Label.LOCATION, "street", 0.85, languages=_ENGLISH, requires=FLAT),
     Recognizer("apartment", APARTMENT, Label.LOCATION, "street", 0.8, languages=_ENGLISH, requires=ALONE),
     Recognizer(
@@ -171,5 +212,6 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
 )
 
 PATTERNS: Final = (
-    STREET_UNIT, STREET_TOWN_STATE, FLAT_STREET, APARTMENT, SUITE, SUFFIX_THEN_UNIT, COMMA_STATE, FLAT, ALONE
+    STREET_UNIT, STREET_TOWN_STATE, TOWN_STATE, FLAT_STREET, APARTMENT, SUITE, SUFFIX_THEN_UNIT, COMMA_STATE,
+    FLAT, ALONE,
 )  # fmt: skip

@@ -21,6 +21,8 @@ SOURCE: Final = "tagger"
 #: characters that may separate two tokens of one span ("J. Smith", "O'Brien", "12/03/2020", "Jean-Marc")
 JOINERS: Final = frozenset(" \t.'’-/,:")
 
+#: a possessive ending, left out of a name's span
+_POSSESSIVES: Final = frozenset({"'s", "’s", "'S", "’S"})
 #: a rule span at or above this score, from these sources, is an anchor: its edges and label are trusted
 ANCHOR_SCORE: Final = 0.9
 ANCHOR_SOURCES: Final = frozenset({"patterns"})
@@ -317,4 +319,6 @@ def _span(
 ) -> Span:
     score = sum(1.0 - marginals[i][OUTSIDE] for i in run) / len(run)
     start, end = tokens[run[0]].start, tokens[run[-1]].end
+    if label == "NAME" and text[end - 2 : end] in _POSSESSIVES and end - 2 > start:
+        end -= 2  # "Mr. Jones's class": the name is "Jones" (a surrogate keeps the "'s" of the text)
     return Span.of(text, start, end, label, source=SOURCE, score=min(1.0, max(0.0, score)))
