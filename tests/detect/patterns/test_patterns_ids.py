@@ -180,6 +180,13 @@ def test_six_digit_numbers_are_ids_in_high_recall_mode() -> None:
         ("Member: ID UHC 998 877 665, Group 0704512.", ("ID/plan", "UHC 998 877 665")),
         ("Member: ID UHC 998 877 665, Group 0704512.", ("ID/plan", "0704512")),
         ("group # 88-1204 on the card", ("ID/plan", "88-1204")),
+        # had stayed: a plate without "number", a video visit's meeting ID and passcode, a portal user name
+        ("Driver's license on file; plate FJK-4471.", ("ID/vehicle", "FJK-4471")),
+        ("Zoom meeting ID 812 4471 9920, passcode 5531.", ("ID/other", "812 4471 9920")),
+        ("Zoom meeting ID 812 4471 9920, passcode 5531.", ("ID/other", "5531")),
+        ("Patient portal username: gwhitaker52.", ("ID/account", "gwhitaker52")),
+        ("Login: j.doe for MyChart", ("ID/account", "j.doe")),
+        ("user id: ab_cd; then", ("ID/account", "ab_cd")),
     ],
 )
 def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tuple[str, str]) -> None:
@@ -202,6 +209,9 @@ def test_hipaa_identifier_kinds_after_their_short_names(text: str, expected: tup
         ("Group A strep positive; group 2 tumor", "en"),  # a group of too few digits
         ("support group 3 times a week", "en"),
         ("on active service 2 weeks", "en"),  # no "number" after "service"
+        ("Platelets 145, plate 2.", "en"),  # too few digits after "plate"
+        ("Username: pending reset. User name unknown. login to portal failed.", "en"),  # words, no account
+        ("Meeting ID to follow, passcode by email", "en"),
     ],
 )
 def test_short_identifier_names_need_an_identifier_after_them(text: str, lang: str) -> None:

@@ -45,9 +45,11 @@ _CUES: Final = (
     ("account", r"fin", frozenset({"en"})),
     (
         "vehicle",
-        r"licen[cs]e plate(?: number| no\.?| #)?|plate (?:number|no\.?)|tag number",
+        r"licen[cs]e plate(?: number| no\.?| #)?|plate(?: number| no\.?)?|tag number",
         frozenset({"en"}),
     ),
+    #: a video visit's meeting ID and passcode (they open the patient's visit), English only
+    ("other", r"meeting id|webinar id|passcode|access code", frozenset({"en"})),
     ("device", r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?", frozenset({"en"})),
     ("license", r"dl ?[#:]", frozenset({"en"})),
     ("license", r"licen[cs]e|permis", None),
@@ -72,7 +74,8 @@ _CUE_KEYS: Final = word_set(
     "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
     "encounter dossier billing no number identifier ref case specimen accession requisition license licence "
     "rpps adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl "
-    "subscriber insurance medicaid claim ohip health phn group service"
+    "subscriber insurance medicaid claim ohip health phn group service meeting webinar passcode access user "
+    "username login screen"
 )
 _CUE_SIGNS: Final = ("#", "°", "º")
 #: the subtypes of numbers named by a word of HIPAA's kinds (I, K, L, M) and of any other number
@@ -86,12 +89,19 @@ _VALUE: Final = r"(?P<value>(?:[A-Za-z]{1,4}-?)?\d[\dA-Za-z]*+(?:[-/.][\dA-Za-z]
 _CUE_END: Final = r"(?:(?<=[#°º])|(?![^\W\d_]))"
 
 
-def _spaced(subtype: str, cue: str) -> tuple[str, re.Pattern[str], frozenset[str]]:
-    """A number in groups of three digits after its cue, perhaps after the issuer's letters in capitals
-    (English): its subtype, pattern and languages."""
+#: digits in groups of three, perhaps after the issuer's letters in capitals ("RA 12 345 678")
+_GROUPS_OF_THREE: Final = r"(?-i:[A-Z]{1,4} )?\d{2,3}(?: \d{3}){2,3}"
+#: a video meeting's ID as its services print it ("812 4471 9920", "934 221 0457")
+_MEETING_GROUPS: Final = r"\d{3}(?: \d{3,4}){2}"
+
+
+def _spaced(
+    subtype: str, cue: str, groups: str = _GROUPS_OF_THREE
+) -> tuple[str, re.Pattern[str], frozenset[str]]:
+    """A number in groups of digits after its cue (English): its subtype, pattern and languages."""
     pattern = re.compile(
         opening(cue) + rf"(?<![\w#°/])(?:{cue})" + _CUE_END + _FILLER
-        + r"(?P<value>(?-i:[A-Z]{1,4} )?\d{2,3}(?: \d{3}){2,3})(?![\w]|[-/.]\w| \d)",
+        + rf"(?P<value>{groups})(?![\w]|[-/.]\w| \d)",
         re.I,
     )  # fmt: skip
     return subtype, pattern, frozenset({"en"})
@@ -105,6 +115,15 @@ _SPACED: Final = (
     _spaced("license", r"licen[cs]e|dl"),
     _spaced("other", _SERVICE_NUMBER),
     _spaced("plan", rf"{_MEMBER_ID}|id"),
+    _spaced("other", r"meeting id|webinar id", _MEETING_GROUPS),
+)
+#: an account's user name after its cue: letters first, then a digit, a dot or an underscore somewhere in it
+#: ("username: gwhitaker52", "login j.doe"; not "username: pending"), English only
+_USERNAME: Final = re.compile(
+    opening("user|login|screen name") + r"(?<![\w#°/])(?:user ?name|user id|login|screen name)(?![^\W\d_])"
+    r"[ \t]*+(?:[:=-][ \t]*+)?(?P<value>[A-Za-z](?=[A-Za-z-]*+(?:[\d_]|\.\w))[\w.-]{2,63}?)"
+    r"(?=[\s,;)]|\.?$|\.\s)",
+    re.I | re.M,
 )
 _CUED: Final = (
     *(
@@ -140,6 +159,7 @@ PATTERNS: Final = (
     _SETTING,
     _READING,
     _MIXED,
+    _USERNAME,
 )
 
 
@@ -215,6 +235,13 @@ def _cued(scan: Scan) -> Iterator[Span]:
             yield scan.span(match.start("value"), match.end("value"), Label.ID, subtype, score)
 
 
+def _usernames(scan: Scan) -> Iterator[Span]:
+    if scan.lang != "en" or not _may_hold_cue(scan):
+        return
+    for match in _USERNAME.finditer(scan.text):
+        yield scan.span(match.start("value"), match.end("value"), Label.ID, "account", 0.75)
+
+
 def _bare(scan: Scan) -> Iterator[Span]:
     for match in _LONG.finditer(scan.text):
         if not scan.unit_follows(match.end()):
@@ -238,4 +265,5 @@ def find_ids(scan: Scan) -> Iterator[Span]:
     yield from _ssns(scan)
     yield from _nirs(scan)
     yield from _cued(scan)
+    yield from _usernames(scan)
     yield from _bare(scan)
