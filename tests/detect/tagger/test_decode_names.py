@@ -388,6 +388,21 @@ def test_a_place_after_a_title_or_a_saint_after_a_name_is_a_name(
     assert after(titled_places_named, text, tagged) == names
 
 
+@pytest.mark.parametrize(
+    ("text", "tagged", "names"),
+    [
+        # a word too rare for the common-word list, in no name list ("Scott Nicholas carter" had come out)
+        ("at Marcus Hook refinery today", {"Marcus", "Hook", "refinery"}, ["Marcus", "Hook"]),
+        ("seen by Dr Amy smith today", {"Amy", "smith"}, ["Amy", "smith"]),  # a listed surname stays
+        ("Mr. Bweighou se is here", {"Bweighou", "se"}, ["Bweighou", "se"]),  # two letters: a typo's piece
+    ],
+)
+def test_english_names_lose_unlisted_lower_case_edge_words(
+    text: str, tagged: set[str], names: list[str]
+) -> None:
+    assert after(partial(trim_lower_edges, lists=name_lists(), lang="en"), text, tagged) == names
+
+
 def test_english_names_lose_their_lower_case_common_edge_words() -> None:
     """ "Mr. Seamus O'Neil-Smythe seen with wife" had come out "Mr. Benjamin Aaron-Juan cross with wife"."""
     tagged = {"Seamus", "O", "Neil", "Smythe", "seen"}

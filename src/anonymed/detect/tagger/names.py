@@ -307,9 +307,13 @@ def _relation_word(token: TaggerToken, lists: NameLists) -> bool:
 
 def _lower_common(token: TaggerToken, lists: NameLists, lang: str) -> bool:
     """A lower-case common word or word for a relative ("voisin" is a surname too); in English of three
-    letters or more (a typo splits a surname as often: "Mr. Bweighou se is")."""
+    letters or more (a typo splits a surname as often: "Mr. Bweighou se is"), or of four letters or more that
+    no name list holds ("Marcus Hook refinery": a word too rare for the common-word list)."""
     text = token.text
     key = fold(text)
     if lang == "en" and len(text) < 3:
         return False
-    return text.isalpha() and text.islower() and (key in RELATIVES or lists.is_common(key, lang))
+    if not (text.isalpha() and text.islower()):
+        return False
+    unlisted = lang == "en" and len(text) >= 4 and not lists.is_name(key)
+    return key in RELATIVES or lists.is_common(key, lang) or unlisted
