@@ -110,6 +110,12 @@ DATE_TIME: Final = re.compile(r"\d(?:\d{3}-\d{2}-\d{2}[T ]\d|\d{7}T\d)")
 LETTERS_DIGITS: Final = re.compile(r"[A-Z]{2} ?\d{2}")
 LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
 GS1_OPENING: Final = re.compile(r"\(01\)\d")
+#: a French plate of the SIV (since 2009): two letters, three digits, two letters, hyphenated; never I, O, U;
+#: SS and WW are not issued first, "000" is not issued (arrêté du 9 février 2009)
+FR_PLATE: Final = re.compile(
+    r"(?<![\w-])(?!SS|WW)[A-HJ-NP-TV-Z]{2}-(?!000)\d{3}-[A-HJ-NP-TV-Z]{2}(?![\w-])"
+)
+LETTERS_HYPHEN_DIGITS: Final = re.compile(r"[A-Z]-\d{3}-[A-Z]")
 AT_SIGN: Final = re.compile(r"@[\w.]*[A-Za-z]")
 SSN_WORDS: Final = re.compile(r"(?i)ssn|social security|ss ?#|[x*]{3}-[x*]{2}-\d")
 HEX_PAIRS: Final = re.compile(r"[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{2}\.[0-9A-Fa-f]{4}\.)")
@@ -343,6 +349,16 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         needs_context=True,
         languages=frozenset({"en"}),
         requires=NINE_DIGITS,
+    ),
+    Recognizer(
+        "fr_plate",
+        FR_PLATE,
+        Label.ID,
+        "vehicle",
+        0.8,
+        context=("immatriculation", "immatriculé", "plaque", "véhicule", "voiture", "plate", "vehicle"),
+        context_score=0.95,
+        requires=LETTERS_HYPHEN_DIGITS,
     ),
     Recognizer(
         "ssn_last_four",

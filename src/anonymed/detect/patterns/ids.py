@@ -17,6 +17,10 @@ _SSN: Final = re.compile(r"(?=\d)(?<![\w-])(\d{3})([- ]?)(\d{2})\2(\d{4})(?![\w-
 _SSN_CUE: Final = re.compile(r"\b(?:ssn|social security|soc\.? sec\.?)\b", re.I)
 #: sex digit then 12 or 14 characters, spaces allowed anywhere between them (2A/2B for Corsica)
 _NIR: Final = re.compile(r"(?=\d)(?<![\w/.,-])[1-478](?: ?[0-9ABab]){12,14}(?![\w]|[/.,-]\d)")
+#: the words that name a French social security number before it
+_NIR_CUE: Final = re.compile(
+    r"\b(?:nir|insee|s[ée]curit[ée] sociale|s[ée]cu|num[ée]ro ss|n° ss|matricule)\b", re.I
+)
 _NIR_SHAPE: Final = re.compile(r"[1-478]\d{2}(?:0[1-9]|1[0-2]|[2-4]\d|[5-9]\d)(?:\d{2}|2[AB])\d{6}(?:\d{2})?")
 
 #: cues of health plan member numbers and of military service numbers, written plainly or in digit groups
@@ -153,6 +157,7 @@ PATTERNS: Final = (
     _SSN_CUE,
     _NIR,
     _NIR_SHAPE,
+    _NIR_CUE,
     *(p for _, p, _ in _CUED),
     _LONG,
     _SHORTER,
@@ -206,7 +211,9 @@ def _nirs(scan: Scan) -> Iterator[Span]:
         if nir_key_is_valid(compact):
             yield scan.span(match.start(), match.end(), Label.ID, "nir", 0.97)
         elif len(compact) in (13, 15) and _NIR_SHAPE.fullmatch(compact):
-            yield scan.span(match.start(), match.end(), Label.ID, "other", 0.6)
+            cued = _NIR_CUE.search(scan.line_before(match.start(), 40)) is not None
+            # a mistyped key is still an identifier: named as a social security number, it outranks a phone
+            yield scan.span(match.start(), match.end(), Label.ID, "other", 0.95 if cued else 0.6)
 
 
 def _may_hold_cue(scan: Scan) -> bool:
