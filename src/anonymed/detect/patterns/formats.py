@@ -112,9 +112,7 @@ LETTER_DIGIT: Final = re.compile(r"[A-Z]\d|\d[A-Z]")
 GS1_OPENING: Final = re.compile(r"\(01\)\d")
 #: a French plate of the SIV (since 2009): two letters, three digits, two letters, hyphenated; never I, O, U;
 #: SS and WW are not issued first, "000" is not issued (arrêté du 9 février 2009)
-FR_PLATE: Final = re.compile(
-    r"(?<![\w-])(?!SS|WW)[A-HJ-NP-TV-Z]{2}-(?!000)\d{3}-[A-HJ-NP-TV-Z]{2}(?![\w-])"
-)
+FR_PLATE: Final = re.compile(r"(?<![\w-])(?!SS|WW)[A-HJ-NP-TV-Z]{2}-(?!000)\d{3}-[A-HJ-NP-TV-Z]{2}(?![\w-])")
 LETTERS_HYPHEN_DIGITS: Final = re.compile(r"[A-Z]-\d{3}-[A-Z]")
 AT_SIGN: Final = re.compile(r"@[\w.]*[A-Za-z]")
 SSN_WORDS: Final = re.compile(r"(?i)ssn|social security|ss ?#|[x*]{3}-[x*]{2}-\d")
