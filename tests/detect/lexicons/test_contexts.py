@@ -43,6 +43,10 @@ def hits(text: str) -> set[tuple[str, str, str]]:
         # "Regional" and "Memorial" belong to the name they close; "Hospital" and "Rehab" do not
         ("TAKEN TO LAUREL REGIONAL WHERE CK'S ROSE", ("LAUREL REGIONAL", "LOCATION", "institution")),
         ("a bed at Grace Memorial today", ("Grace Memorial", "LOCATION", "institution")),
+        # a nickname or a baby's name in quotes after its cue
+        ('Infant "Aaliyah" per parents.', ("Aaliyah", "NAME", "quoted")),
+        ('Pt goes by "Bunny" and her son is called "Big Al".', ("Big Al", "NAME", "quoted")),
+        ("Pt prefers to be called “Jim”.", ("Jim", "NAME", "quoted")),
         # where a person comes from
         ("Moved here from Saugerties last year.", ("Saugerties", "LOCATION", "residence")),
         ("She grew up in Saugerties, a small town.", ("Saugerties", "LOCATION", "residence")),
@@ -159,6 +163,8 @@ def test_contexts_announce_names_and_places(text: str, expected: tuple[str, str,
         "Discharge Plan Skilled Nursing. Vitals stable.",  # no preposition of place before the name
         "Needs a skilled nursing facility. Vitals stable.",
         "Elementary school teacher. Attends high school. Junior High graduate.",
+        'Pt called "911" then. Son called "Dad" when upset. Infant "A" twin.',  # digits, kin, a letter
+        'Baby "girl" doing well. Pt called "Help me".',  # lower case; not closed after two words
         "pt to maple grove nursing home, vitals stable",  # a note in lower case
     ],
 )

@@ -14,6 +14,7 @@ from anonymed.detect.tokens import TaggerToken
 from anonymed.document import Document, Span
 from anonymed.errors import ConfigError, ResourceError
 from anonymed.labels import Label
+from anonymed.pipeline import Pipeline
 
 
 @pytest.fixture(scope="module")
@@ -247,3 +248,11 @@ def test_a_name_found_by_a_trusted_context_rule_is_tagged_and_propagated_whateve
     assert [s.text for s in spans] == ["Kowalczyk", "KOWALCZYK", "kowalczyk"]
     untrusted = TaggerDetector(TaggerParams(trusted_hints=()))
     assert untrusted.decode(text, tokens, marginals, lang="en", hints=[hint]) == []
+
+
+def test_a_name_in_quotes_after_its_cue_is_trusted_by_the_default_detectors() -> None:
+    """'Infant "Aaliyah" per parents' had stayed: no list or model reads a quoted first name."""
+    text = 'NICU note. Infant "Aaliyah" per parents; pt goes by "Bunny" at home.'
+    doc = Document("d", text, {"lang": "en"})
+    spans = Pipeline().detect(doc).spans
+    assert {s.text for s in spans if s.label.value == "NAME"} >= {"Aaliyah", "Bunny"}

@@ -23,7 +23,9 @@ tagger learns how far to trust each one:
   for the Aging", "Prince George's County"), common words included ("Orange County");
 - ``area``: capitalised words between "in" / "the" / "from" and "area" ("in Millbrook area");
 - ``caller``: a capitalised listed name inside a sentence before a verb of contact ("Harrington phoned");
-- ``abbreviation``: two to four capitals after a place cue that are no common abbreviation ("at GH").
+- ``abbreviation``: two to four capitals after a place cue that are no common abbreviation ("at GH");
+- ``quoted``: one or two capitalised words in quotes after a nickname or baby cue ('goes by "Bunny"', 'Infant
+  "Aaliyah" per parents').
 
 A name word is one that is not a common word of the language (the shipped lists), not a role or function
 word; after an unambiguous title (Mrs, Dr, Rabbi) any word but those goes. The word classes are general
@@ -42,15 +44,18 @@ from anonymed.detect.lexicons.contexts_base import Hit
 from anonymed.detect.lexicons.contexts_places import PlaceRules
 from anonymed.detect.lexicons.contexts_words import (
     AMBIGUOUS_TITLES,
+    CLOSING_QUOTES,
     CONTACT_VERBS,
     CREDENTIALS,
     DESCRIBING_VERBS,
     DOCUMENTS,
     KIN,
     NOT_SUBJECTS,
+    OPENING_QUOTES,
     PA_NOUNS,
     PATIENT_CUES,
     PHONE_LABELS,
+    QUOTE_CUES,
     ROLE_WORDS,
     ROLES,
     SPECIES,
@@ -59,7 +64,7 @@ from anonymed.detect.lexicons.contexts_words import (
     TRIGGERS,
 )
 from anonymed.detect.lexicons.resources import name_lists
-from anonymed.detect.tokens import LOWER, UPPER
+from anonymed.detect.tokens import LOWER, UPPER, capitalised
 from anonymed.detect.view import NoteView
 from anonymed.document import Document, Span
 from anonymed.labels import Label
@@ -126,6 +131,8 @@ class _Rules(PlaceRules):
                 yield from self._patient(nxt)
             if key == "family" and i > 0 and self.strong(i - 1):
                 yield from self._before(i, "family", "patient")
+            if key in QUOTE_CUES and token.gap in OPENING_QUOTES:
+                yield from self._quoted(nxt)
         if key in CREDENTIALS and i > 0 and token.text.isupper() and not self._pulmonary(i):
             yield from self._before(i, "credential", "clinician")
         if key in DESCRIBING_VERBS and i > 0 and self.cased and _AGE_DESCRIPTION.match(self.text, token.end):
@@ -182,6 +189,28 @@ class _Rules(PlaceRules):
             end = start + 1  # "mr I": a patient known by an initial
         if end > start:
             yield (start, end, Label.NAME, subtype, rule)
+
+    def _quoted(self, start: int) -> Iterator[Hit]:
+        """One or two capitalised words, joined, closed by a quote ('"Aaliyah"', '"Big Al"')."""
+        end = start
+        while end < len(self.tokens) and end - start < 2 and self._quotable(end):
+            gap = self.tokens[end].gap
+            end += 1
+            if gap[:1] in CLOSING_QUOTES and not self.tokens[end - 1].newline:
+                yield (start, end, Label.NAME, None, "quoted")
+                return
+            if gap or self.tokens[end - 1].newline:
+                return
+
+    def _quotable(self, i: int) -> bool:
+        """A capitalised word that is no kin, role or function word ('called "Dad"' names no one)."""
+        key = self.tokens[i].key
+        return (
+            capitalised(self.tokens[i].text)
+            and key not in KIN
+            and key not in ROLE_WORDS
+            and key not in FUNCTION_WORDS
+        )
 
     def _patient(self, start: int) -> Iterator[Hit]:
         """Two to four capitalised name words (initials aside) after a patient cue, listed or not."""

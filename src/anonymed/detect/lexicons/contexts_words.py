@@ -130,6 +130,11 @@ UNITS: Final = word_set(
     "ems ekg ecg cxr ct mri ir cath lab gi ob gyn ent pt ot rt sw cm np md rn pa va"
 )
 
+#: words after which a name is written in quotes: a nickname or a baby's name ('goes by "Bunny"', 'Infant
+#: "Aaliyah" per parents', 'nicknamed "Red"'); the opening quotes and the closing ones
+QUOTE_CUES: Final = word_set("called by nickname nicknamed aka named infant baby")
+OPENING_QUOTES: Final = frozenset({'"', "“", "'", "‘", ':"', ":“", ":'"})
+CLOSING_QUOTES: Final = frozenset({'"', "”", "'", "’"})
 #: every word that can start a rule (an initial, a single letter, starts one too)
 TRIGGERS: Final = (
     TITLES
@@ -150,5 +155,6 @@ TRIGGERS: Final = (
     | PATIENT_CUES
     | COUNTY_WORDS
     | DESCRIBING_VERBS
+    | QUOTE_CUES
     | frozenset(first for first, _ in FACILITY_KINDS)
 )

@@ -101,6 +101,7 @@ DECODE_DEFAULTS: Final[dict[str, LanguageDecoding]] = {
             "contexts.area",
             "contexts.family",
             "contexts.region",
+            "contexts.quoted",
             "lexicons.street",
         ),
     ),
