@@ -45,6 +45,9 @@ def test_ages_are_found(text: str, lang: str, expected: str) -> None:
         ("aged 95 at admission", "en", "95"),  # aged
         ("patiente âgée de 102 ans", "fr", "102"),  # French
         ("a 90-year-old man", "en", "90"),  # just over the limit
+        ("admitted 2 days after his 90th birthday", "en", "90"),  # a birthday's ordinal
+        ("her 101st bday party", "en", "101"),
+        ("elle a fêté son 92e anniversaire", "fr", "92"),
     ],
 )
 def test_ages_over_89_are_marked(text: str, lang: str, expected: str) -> None:

@@ -33,6 +33,8 @@ def found(text: str, lang: str = "en", **options: bool) -> set[tuple[str, str]]:
         ("appeler le 0033 6 12 34 56 78", "fr", "0033 6 12 34 56 78"),  # 0033 prefix
         ("Dr X (33)265626703 ou", "fr", "(33)265626703"),  # (33) prefix
         ("joint au +44 20 7946 0958 demain", "fr", "+44 20 7946 0958"),  # other country
+        ("via phone 011 27 21 555 0199.", "en", "011 27 21 555 0199"),  # NANP's exit code, then South Africa
+        ("Call 011-44-20-7946-0958 today", "en", "011-44-20-7946-0958"),
         ("Pager: #54321 Time Frame", "en", "54321"),  # pager number
         ("Pager 4-7731 for questions", "en", "4-7731"),  # an internal extension
         ("please page 3-2201 with results", "en", "3-2201"),
@@ -116,6 +118,7 @@ def test_emails_are_found(text: str, expected: str) -> None:
         ("see https://www.example.com/path?x=1.", "https://www.example.com/path?x=1"),  # trailing dot dropped
         ("site www.hopital-test.fr pour infos", "www.hopital-test.fr"),  # www
         ("voir patient-portal.org demain", "patient-portal.org"),  # bare domain, common TLD
+        ("He blogs at gwhitaker.blogspot.com.", "gwhitaker.blogspot.com"),  # at a sentence's end
     ],
 )
 def test_urls_are_found(text: str, expected: str) -> None:

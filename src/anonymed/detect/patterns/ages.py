@@ -1,4 +1,4 @@
-"""Ages: "40 years old", "40-year-old", "40 y/o", "aged 40", "âgé de 40 ans", "(27 ans)"."""
+"""Ages: "40 years old", "40-year-old", "40 y/o", "aged 40", "âgé de 40 ans", "(27 ans)", "90th birthday"."""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ _BEFORE: Final = re.compile(
     re.I,
 )
 _ANS: Final = re.compile(_NUMBER + r" ?ans\b", re.I)
+#: an age as a birthday's ordinal: "his 90th birthday", "her 101st bday", "son 92e anniversaire"
+_BIRTHDAY: Final = re.compile(
+    _NUMBER + r"(?:st|nd|rd|th|e|ème|eme)[ -](?:birthday|bday|b-day|anniversaire)\b", re.I
+)
 #: ages over 89 written in words, the ones HIPAA's Safe Harbor groups (90 to 119): "ninety-two year old",
 #: "aged one hundred and one", "quatre-vingt-douze ans", "nonante-deux ans" (Belgium, Switzerland)
 _UNITS_EN: Final = r"one|two|three|four|five|six|seven|eight|nine"
@@ -50,7 +54,7 @@ _WORDS_BEFORE: Final = re.compile(
 #: a word every age over 89 in words holds: most notes have none, and skip both patterns
 _WORD_AGE_HINT: Final = re.compile(r"ninety|hundred|vingt|nonante|cent", re.I)
 
-PATTERNS: Final = (_AFTER, _BEFORE, _ANS, _WORDS_AFTER, _WORDS_BEFORE, _WORD_AGE_HINT)
+PATTERNS: Final = (_AFTER, _BEFORE, _ANS, _BIRTHDAY, _WORDS_AFTER, _WORDS_BEFORE, _WORD_AGE_HINT)
 
 #: words before "N ans" that name a person, making the number an age (une femme de 40 ans)
 _PERSON: Final = word_set(
@@ -103,6 +107,7 @@ def find_ages(scan: Scan) -> Iterator[Span]:
     spans: list[Span | None] = []
     spans += [_age_span(scan, match, 0.9) for match in _AFTER.finditer(scan.text)]
     spans += [_age_span(scan, match, 0.9) for match in _BEFORE.finditer(scan.text)]
+    spans += [_age_span(scan, match, 0.9) for match in _BIRTHDAY.finditer(scan.text)]
     for match in _ANS.finditer(scan.text):
         score = _ans_score(scan, match.start("age"), match.end())
         if score is not None:

@@ -40,7 +40,7 @@ _FR: Final = re.compile(
 #: +44 20 7946 0958, 0049 30 901820, (33) 1 42 68 53 00; a trunk prefix in parentheses may follow the
 #: country code (+44 (0)20 ...)
 _INTL: Final = re.compile(
-    r"(?=[\d+(])(?<![\d+(])(?:(?:\+|00)\d{1,3}(?: ?\(0\))?|\(\d{1,3}\))"
+    r"(?=[\d+(])(?<![\d+(])(?:(?:\+|00|011[ .-]?)\d{1,3}(?: ?\(0\))?|\(\d{1,3}\))"
     + _SEP
     + r"?\d(?:"
     + _SEP
@@ -82,7 +82,7 @@ _EMAIL: Final = re.compile(
 )
 _URL: Final = re.compile(r"(?=[hw])(?<![\w@/])(?:https?://|www\.)[^\s<>\"'()\[\]{}]{2,200}", re.I)
 #: the end of a domain name: a top-level domain of the list
-_TLD_END: Final = r"\.(?:com|org|net|edu|gov|fr|uk|eu|info|biz)(?![\w@.-]|\.\w)"
+_TLD_END: Final = r"\.(?:com|org|net|edu|gov|fr|uk|eu|info|biz)(?![\w@-]|\.\w)"
 _DOMAIN: Final = re.compile(r"(?<![\w@./-])[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,4}" + _TLD_END, re.I)
 #: without one, no domain is looked for (a quick scan: most notes name none)
 _TLD: Final = re.compile(_TLD_END, re.I)
@@ -139,7 +139,7 @@ def _phones(scan: Scan) -> Iterator[Span]:
         national = match.group(0)[0] == "0" and not match.group(0).startswith("0033")
         yield _phone(scan, match.start(), match.end(), 0.7 if national and scan.lang != "fr" else 0.9)
     text = scan.text
-    international = "+" in text or "00" in text or "(" in text
+    international = "+" in text or "00" in text or "(" in text or "011" in text  # 011: NANP's exit code
     for match in _INTL.finditer(text) if international else ():
         yield _phone(scan, match.start(), match.end(), 0.9)
     for match in _UK.finditer(text):
