@@ -65,7 +65,7 @@ ROLE_WORDS: Final = word_set(
 #: labels of a record header's fields that name an identifier, English and French ("Gonzalez, Maria T.   MRN:
 #: 00482913", "Lefèvre, NIR 1 48 ..."): never a name before the value they announce
 FIELD_LABELS: Final = word_set(
-    "mrn dob doa dod ssn npi csn acct fax tel email nir ipp nda ins rpps adeli finess"
+    "mrn dob doa dod ssn npi csn acct fax tel email nir ipp nda ins rpps adeli finess niss avs ahv ramq"
 )
 #: what "per" and "as per" refer to besides people: documents, systems, orders
 DOCUMENTS: Final = word_set(

@@ -17,6 +17,7 @@ from anonymed.detect.patterns import (
     formats,
     holidays,
     ids,
+    national,
     people,
     places,
     spaced,
@@ -47,6 +48,7 @@ FINDERS: Final[tuple[Finder, ...]] = (
     partial(find_declared, formats.RECOGNIZERS),
     partial(find_declared, people.RECOGNIZERS),
     partial(find_declared, addresses.RECOGNIZERS),
+    partial(find_declared, national.RECOGNIZERS),
 )
 
 _MODULES: Final = (
@@ -63,6 +65,7 @@ _MODULES: Final = (
     people,
     addresses,
     holidays,
+    national,
 )
 
 
