@@ -25,7 +25,10 @@ _BEFORE: Final = re.compile(
     re.I,
 )
 _ANS: Final = re.compile(_NUMBER + r" ?ans\b", re.I)
-#: an age as a birthday's ordinal: "his 90th birthday", "her 101st bday", "son 92e anniversaire"
+#: an age as a birthday's ordinal: "his 90th birthday", "her 101st bday", "son 92e anniversaire"; most notes
+#: hold none of the words
+_BIRTHDAY_WORD: Final = re.compile(r"birthday|bday|b-day|anniversaire", re.I)
+_BIRTHDAY_KEYS: Final = word_set("birthday bday day anniversaire")
 _BIRTHDAY: Final = re.compile(
     _NUMBER + r"(?:st|nd|rd|th|e|ème|eme)[ -](?:birthday|bday|b-day|anniversaire)\b", re.I
 )
@@ -54,7 +57,9 @@ _WORDS_BEFORE: Final = re.compile(
 #: a word every age over 89 in words holds: most notes have none, and skip both patterns
 _WORD_AGE_HINT: Final = re.compile(r"ninety|hundred|vingt|nonante|cent", re.I)
 
-PATTERNS: Final = (_AFTER, _BEFORE, _ANS, _BIRTHDAY, _WORDS_AFTER, _WORDS_BEFORE, _WORD_AGE_HINT)
+PATTERNS: Final = (
+    _AFTER, _BEFORE, _ANS, _BIRTHDAY, _BIRTHDAY_WORD, _WORDS_AFTER, _WORDS_BEFORE, _WORD_AGE_HINT
+)  # fmt: skip
 
 #: words before "N ans" that name a person, making the number an age (une femme de 40 ans)
 _PERSON: Final = word_set(
@@ -107,7 +112,9 @@ def find_ages(scan: Scan) -> Iterator[Span]:
     spans: list[Span | None] = []
     spans += [_age_span(scan, match, 0.9) for match in _AFTER.finditer(scan.text)]
     spans += [_age_span(scan, match, 0.9) for match in _BEFORE.finditer(scan.text)]
-    spans += [_age_span(scan, match, 0.9) for match in _BIRTHDAY.finditer(scan.text)]
+    keys = scan.keys
+    if (keys is None or not keys.isdisjoint(_BIRTHDAY_KEYS)) and _BIRTHDAY_WORD.search(scan.text) is not None:
+        spans += [_age_span(scan, match, 0.9) for match in _BIRTHDAY.finditer(scan.text)]
     for match in _ANS.finditer(scan.text):
         score = _ans_score(scan, match.start("age"), match.end())
         if score is not None:

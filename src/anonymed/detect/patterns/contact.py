@@ -39,6 +39,8 @@ _FR: Final = re.compile(
 )
 #: +44 20 7946 0958, 0049 30 901820, (33) 1 42 68 53 00; a trunk prefix in parentheses may follow the
 #: country code (+44 (0)20 ...)
+#: NANP's international exit code before a country code ("011 44 ..."), not inside a number ("2011")
+_EXIT_011: Final = re.compile(r"(?<!\d)011[ .-]?\d")
 _INTL: Final = re.compile(
     r"(?=[\d+(])(?<![\d+(])(?:(?:\+|00|011[ .-]?)\d{1,3}(?: ?\(0\))?|\(\d{1,3}\))"
     + _SEP
@@ -96,6 +98,7 @@ PATTERNS: Final = (
     _INTL,
     _UK,
     _PARENS,
+    _EXIT_011,
     _GROUPED,
     _CUE_BEFORE,
     _CUE_ANYWHERE,
@@ -139,7 +142,7 @@ def _phones(scan: Scan) -> Iterator[Span]:
         national = match.group(0)[0] == "0" and not match.group(0).startswith("0033")
         yield _phone(scan, match.start(), match.end(), 0.7 if national and scan.lang != "fr" else 0.9)
     text = scan.text
-    international = "+" in text or "00" in text or "(" in text or "011" in text  # 011: NANP's exit code
+    international = "+" in text or "00" in text or "(" in text or _EXIT_011.search(text) is not None
     for match in _INTL.finditer(text) if international else ():
         yield _phone(scan, match.start(), match.end(), 0.9)
     for match in _UK.finditer(text):

@@ -356,6 +356,7 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
         0.8,
         context=("immatriculation", "immatriculé", "plaque", "véhicule", "voiture", "plate", "vehicle"),
         context_score=0.95,
+        languages=frozenset({"fr"}),
         requires=LETTERS_HYPHEN_DIGITS,
     ),
     Recognizer(

@@ -52,8 +52,6 @@ _CUES: Final = (
         r"licen[cs]e plate(?: number| no\.?| #)?|plate(?: number| no\.?)?|tag number",
         frozenset({"en"}),
     ),
-    #: a video visit's meeting ID and passcode (they open the patient's visit), English only
-    ("other", r"meeting id|webinar id|passcode|access code", frozenset({"en"})),
     ("device", r"serial(?: number| no\.?| #)?|s/n|sn|udi|device id(?:entifier)?", frozenset({"en"})),
     ("license", r"dl ?[#:]", frozenset({"en"})),
     ("license", r"licen[cs]e|permis", None),
@@ -78,9 +76,10 @@ _CUE_KEYS: Final = word_set(
     "mrn medical mr ipp ip unit hospital patient id identifiant n numero reference nda account acct visit "
     "encounter dossier billing no number identifier ref case specimen accession requisition license licence "
     "rpps adeli finess policy member badge passport passeport permis fin plate tag serial s sn udi device dl "
-    "subscriber insurance medicaid claim ohip health phn group service meeting webinar passcode access user "
-    "username login screen"
+    "subscriber insurance medicaid claim ohip health phn group service"
 )
+#: the first words of the access cues below (common words: "user", "access", "screen"), their own gate
+_ACCESS_KEYS: Final = word_set("meeting webinar passcode access username user login screen")
 _CUE_SIGNS: Final = ("#", "°", "º")
 #: the subtypes of numbers named by a word of HIPAA's kinds (I, K, L, M) and of any other number
 _NAMED_KINDS: Final = frozenset({"other", "plan", "license", "vehicle", "device"})
@@ -119,7 +118,6 @@ _SPACED: Final = (
     _spaced("license", r"licen[cs]e|dl"),
     _spaced("other", _SERVICE_NUMBER),
     _spaced("plan", rf"{_MEMBER_ID}|id"),
-    _spaced("other", r"meeting id|webinar id", _MEETING_GROUPS),
 )
 #: an account's user name after its cue: letters first, then a digit, a dot or an underscore somewhere in it
 #: ("username: gwhitaker52", "login j.doe"; not "username: pending"), English only
@@ -129,16 +127,21 @@ _USERNAME: Final = re.compile(
     r"(?=[\s,;)]|\.?$|\.\s)",
     re.I | re.M,
 )
-_CUED: Final = (
-    *(
-        (
-            subtype,
-            re.compile(opening(cue) + rf"(?<![\w#°/])(?:{cue}){_CUE_END}" + _FILLER + _VALUE, re.I),
-            languages,
-        )
-        for subtype, cue, languages in _CUES
-    ),
-    *_SPACED,
+
+
+def _compiled(
+    subtype: str, cue: str, languages: frozenset[str] | None
+) -> tuple[str, re.Pattern[str], frozenset[str] | None]:
+    """A number after its cue: its subtype, pattern and languages."""
+    pattern = re.compile(opening(cue) + rf"(?<![\w#°/])(?:{cue}){_CUE_END}" + _FILLER + _VALUE, re.I)
+    return subtype, pattern, languages
+
+
+_CUED: Final = (*(_compiled(*cue) for cue in _CUES), *_SPACED)
+#: a video visit's meeting ID and passcode (they open the patient's visit), English only
+_ACCESS_CUED: Final = (
+    _compiled("other", r"meeting id|webinar id|passcode|access code", frozenset({"en"})),
+    _spaced("other", r"meeting id|webinar id", _MEETING_GROUPS),
 )
 _DECIMAL: Final = re.compile(r"\d+[.,]\d+")
 #: readings, not identifiers, after "#" or "ID": decimal ranges (95.8-97.2), pressures (34-40/24-30)
@@ -158,7 +161,7 @@ PATTERNS: Final = (
     _NIR,
     _NIR_SHAPE,
     _NIR_CUE,
-    *(p for _, p, _ in _CUED),
+    *(p for _, p, _ in (*_CUED, *_ACCESS_CUED)),
     _LONG,
     _SHORTER,
     _SETTING,
@@ -223,10 +226,14 @@ def _may_hold_cue(scan: Scan) -> bool:
     return not scan.keys.isdisjoint(_CUE_KEYS) or any(key.startswith("n") and "°" in key for key in scan.keys)
 
 
+def _may_hold_access(scan: Scan) -> bool:
+    """Whether a user name's or video meeting's cue may be in the note (always, without the view's words)."""
+    return scan.lang == "en" and (scan.keys is None or not scan.keys.isdisjoint(_ACCESS_KEYS))
+
+
 def _cued(scan: Scan) -> Iterator[Span]:
-    if not _may_hold_cue(scan):
-        return
-    for subtype, pattern, languages in _CUED:
+    cued = (*(_CUED if _may_hold_cue(scan) else ()), *(_ACCESS_CUED if _may_hold_access(scan) else ()))
+    for subtype, pattern, languages in cued:
         if languages is not None and scan.lang not in languages:
             continue
         for match in pattern.finditer(scan.text):
@@ -243,7 +250,7 @@ def _cued(scan: Scan) -> Iterator[Span]:
 
 
 def _usernames(scan: Scan) -> Iterator[Span]:
-    if scan.lang != "en" or not _may_hold_cue(scan):
+    if not _may_hold_access(scan):
         return
     for match in _USERNAME.finditer(scan.text):
         yield scan.span(match.start("value"), match.end("value"), Label.ID, "account", 0.75)

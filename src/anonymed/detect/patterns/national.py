@@ -1,8 +1,9 @@
-"""National identifiers of French-speaking countries besides France, from their specifications: the Belgian
-national register number (NISS, check digits mod 97), the Swiss social insurance number (AVS / AHV, an EAN-13
-with its GS1 check digit) and the Quebec health insurance number (NAM of the RAMQ: four letters, then the
-birth date with 50 added to a woman's month). A number whose check fails is still an identifier after its name
-(a mistyped number identifies as well): named, it outranks a phone reading of its digits.
+"""National identifiers of French-speaking countries besides France, in French notes, from their
+specifications: the Belgian national register number (NISS, check digits mod 97), the Swiss social insurance
+number (AVS / AHV, an EAN-13 with its GS1 check digit) and the Quebec health insurance number (RAMQ NAM:
+four letters, then the birth date with 50 added to a woman's month). A number whose check fails is still an
+identifier after its name (a mistyped number identifies as well): named, it outranks a phone reading of its
+digits.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from anonymed.detect.patterns.checksums import digits_of, gtin_ok
 from anonymed.detect.patterns.recognizer import Recognizer
 from anonymed.labels import Label
 
+#: French-speaking notes only: a Belgian, Swiss or Quebec record written in English is not looked at
+_FRENCH: Final = frozenset({"fr"})
+
 #: YY.MM.DD-SSS.CC, dots and hyphen optional or spaces ("85.07.30-033.28", "85073003328")
 NISS: Final = re.compile(r"(?<![\w.-])\d{2}[. ]?\d{2}[. ]?\d{2}[- ]?\d{3}[. ]?\d{2}(?![\w]|[.-]\d)")
 #: 756.XXXX.XXXX.XX (756 is Switzerland's ISO 3166 code)
@@ -24,6 +28,10 @@ NAM: Final = re.compile(r"(?<![\w-])[A-Z]{4} ?\d{4} ?\d{4}(?![\w]|[.-]\d)")
 _NISS_WORDS: Final = ("niss", "nn", "registre national", "rijksregister", "numéro national", "inss", "bis")
 _AVS_WORDS: Final = ("avs", "ahv", "assurance sociale", "sozialversicherung", "social security", "no avs")
 _NAM_WORDS: Final = ("nam", "ramq", "assurance maladie", "carte soleil", "health insurance")
+#: preconditions, searched once per note: a number that must be named needs its name somewhere in the note
+NISS_NAMED: Final = re.compile(r"\b(?:" + "|".join(map(re.escape, _NISS_WORDS)) + r")\b", re.I)
+NAM_NAMED: Final = re.compile(r"\b(?:" + "|".join(map(re.escape, _NAM_WORDS)) + r")\b", re.I)
+SWISS_PREFIX: Final = re.compile(r"756")
 
 
 def niss_ok(text: str) -> bool:
@@ -51,16 +59,16 @@ def nam_ok(text: str) -> bool:
 RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
     Recognizer(
         "niss", NISS, Label.ID, "other", 0.9, context=_NISS_WORDS, context_score=0.97, validator=niss_ok,
-        invalid_score=0.95, needs_context=True,
+        invalid_score=0.95, needs_context=True, requires=NISS_NAMED, languages=_FRENCH,
     ),
     Recognizer(
         "avs", AVS, Label.ID, "other", 0.9, context=_AVS_WORDS, context_score=0.97, validator=avs_ok,
-        invalid_score=0.95,
+        invalid_score=0.95, requires=SWISS_PREFIX, languages=_FRENCH,
     ),
     Recognizer(
         "nam", NAM, Label.ID, "plan", 0.85, context=_NAM_WORDS, context_score=0.95, validator=nam_ok,
-        invalid_score=0.95, needs_context=True,
+        invalid_score=0.95, needs_context=True, requires=NAM_NAMED, languages=_FRENCH,
     ),
 )  # fmt: skip
 
-PATTERNS: Final = (NISS, AVS, NAM)
+PATTERNS: Final = (NISS, AVS, NAM, NISS_NAMED, NAM_NAMED, SWISS_PREFIX)

@@ -86,9 +86,11 @@ class Recognizer:
 
 
 def find_declared(recognizers: Iterable[Recognizer], scan: Scan) -> Iterator[Span]:
-    """The spans of every declared recognizer whose precondition the note meets."""
+    """The spans of every declared recognizer of the note's language whose precondition the note meets."""
     met: dict[int, bool] = {}
     for recognizer in recognizers:
+        if scan.lang not in recognizer.languages:
+            continue  # before the precondition: a search of the whole note saved
         required = recognizer.requires
         if required is not None:
             found = met.get(id(required))
