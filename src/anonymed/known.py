@@ -97,7 +97,7 @@ def document_known(metadata: Mapping[str, Any]) -> Iterator[Known]:
 def is_initials(value: str) -> bool:
     """Whether a name is initials only ("JS", "J. S.", "J"): no word of three letters or more that is not a
     capitalised abbreviation of three letters or less."""
-    words = [w for w in "".join(c if c.isalpha() else " " for c in value).split()]
+    words = "".join(c if c.isalpha() else " " for c in value).split()
     return all(len(w) <= 2 or (w.isupper() and len(w) <= 3) for w in words)
 
 
@@ -109,7 +109,5 @@ def harvest_names(spans: Iterable[Span], *, min_score: float) -> Iterator[Known]
         name = span.text.strip()
         if span.label is not Label.NAME or span.score < min_score or len(name) > MAX_VALUE_CHARS:
             continue
-        if not is_initials(name):
-            known = known_item({"kind": span.full_label, "value": name}, "found name")
-            if known is not None:
-                yield known
+        if not is_initials(name):  # also an empty name
+            yield Known(span.label, span.subtype, name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from anonymed.detect.patterns.detector import PatternDetector
-from anonymed.detect.patterns.national import avs_ok, nam_ok, niss_ok
+from anonymed.detect.patterns.national import RECOGNIZERS, avs_ok, nam_ok, niss_ok
 
 
 def found(text: str, lang: str = "fr") -> dict[str, tuple[str, float]]:
@@ -87,3 +87,10 @@ def test_a_named_number_with_a_wrong_check_is_still_an_identifier(text: str, val
 def test_shapes_without_their_name_or_check_score_as_bare_numbers_at_most(text: str, value: str) -> None:
     _, score = found(text).get(value, ("", 0.0))
     assert score < 0.9
+
+
+def test_a_number_that_must_be_named_is_looked_for_only_where_its_name_is() -> None:
+    niss = next(r for r in RECOGNIZERS if r.name == "niss")
+    assert niss.precondition is not None
+    assert niss.precondition.search("Registre national : 85073003328")
+    assert niss.precondition.search("Dosage 85.07.30-033.28 relevé") is None

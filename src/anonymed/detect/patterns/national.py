@@ -28,9 +28,7 @@ NAM: Final = re.compile(r"(?<![\w-])[A-Z]{4} ?\d{4} ?\d{4}(?![\w]|[.-]\d)")
 _NISS_WORDS: Final = ("niss", "nn", "registre national", "rijksregister", "numéro national", "inss", "bis")
 _AVS_WORDS: Final = ("avs", "ahv", "assurance sociale", "sozialversicherung", "social security", "no avs")
 _NAM_WORDS: Final = ("nam", "ramq", "assurance maladie", "carte soleil", "health insurance")
-#: preconditions, searched once per note: a number that must be named needs its name somewhere in the note
-NISS_NAMED: Final = re.compile(r"\b(?:" + "|".join(map(re.escape, _NISS_WORDS)) + r")\b", re.I)
-NAM_NAMED: Final = re.compile(r"\b(?:" + "|".join(map(re.escape, _NAM_WORDS)) + r")\b", re.I)
+#: the AVS number's precondition, searched once per note (the named numbers' is their name: ``needs_context``)
 SWISS_PREFIX: Final = re.compile(r"756")
 
 
@@ -59,7 +57,7 @@ def nam_ok(text: str) -> bool:
 RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
     Recognizer(
         "niss", NISS, Label.ID, "other", 0.9, context=_NISS_WORDS, context_score=0.97, validator=niss_ok,
-        invalid_score=0.95, needs_context=True, requires=NISS_NAMED, languages=_FRENCH,
+        invalid_score=0.95, needs_context=True, languages=_FRENCH,
     ),
     Recognizer(
         "avs", AVS, Label.ID, "other", 0.9, context=_AVS_WORDS, context_score=0.97, validator=avs_ok,
@@ -67,8 +65,8 @@ RECOGNIZERS: Final[tuple[Recognizer, ...]] = (
     ),
     Recognizer(
         "nam", NAM, Label.ID, "plan", 0.85, context=_NAM_WORDS, context_score=0.95, validator=nam_ok,
-        invalid_score=0.95, needs_context=True, requires=NAM_NAMED, languages=_FRENCH,
+        invalid_score=0.95, needs_context=True, languages=_FRENCH,
     ),
 )  # fmt: skip
 
-PATTERNS: Final = (NISS, AVS, NAM, NISS_NAMED, NAM_NAMED, SWISS_PREFIX)
+PATTERNS: Final = (NISS, AVS, NAM, SWISS_PREFIX)

@@ -57,6 +57,12 @@ class Recognizer:
             words = "|".join(re.escape(word) for word in sorted(self.context, key=len, reverse=True))
             object.__setattr__(self, "_cue", re.compile(r"(?<![^\W_])(?:" + words + r")(?![^\W_])", re.I))
 
+    @property
+    def precondition(self) -> re.Pattern[str] | None:
+        """What a note must hold for this format to be looked for: ``requires``, else, for a format that
+        needs its context, one of its context words anywhere in the note."""
+        return self.requires if self.requires is not None else (self._cue if self.needs_context else None)
+
     def has_context(self, scan: Scan, start: int) -> bool:
         """Whether a context word is on the line before ``start``."""
         return self._cue is not None and self._cue.search(scan.line_before(start, self.window)) is not None
@@ -91,7 +97,7 @@ def find_declared(recognizers: Iterable[Recognizer], scan: Scan) -> Iterator[Spa
     for recognizer in recognizers:
         if scan.lang not in recognizer.languages:
             continue  # before the precondition: a search of the whole note saved
-        required = recognizer.requires
+        required = recognizer.precondition
         if required is not None:
             found = met.get(id(required))
             if found is None:
