@@ -32,8 +32,9 @@ from anonymed.cli.scale import (
 from anonymed.config import SITE_TABLES, PipelineConfig
 from anonymed.document import Document
 from anonymed.errors import ConfigError
+from anonymed.io.base import TeeWriter
 from anonymed.io.memory import DEFAULT_MIN_SCORE, PatientMemoryWriter
-from anonymed.io.privacy_report import TeeWriter, with_privacy_report
+from anonymed.io.privacy_report import with_privacy_report
 from anonymed.io.registry import open_reader, open_writer
 from anonymed.methods import ReplaceConfig
 from anonymed.methods.configure import Configured

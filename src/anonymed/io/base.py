@@ -116,3 +116,33 @@ class Writer(ABC):
             self.commit()
         else:
             self.abort()
+
+
+class TeeWriter(Writer):
+    """Writes every record to a main writer and a side writer; both commit or abort together."""
+
+    def __init__(self, main: Writer, side: Writer) -> None:
+        super().__init__(main.path)
+        self.main = main
+        self.side = side
+        self.format = main.format
+
+    def write(self, doc: Document) -> None:
+        """Write to both."""
+        self.main.write(doc)
+        self.side.write(doc)
+
+    def write_failure(self, failure: ReadFailure) -> None:
+        """Write the placeholder to both."""
+        self.main.write_failure(failure)
+        self.side.write_failure(failure)
+
+    def commit(self) -> None:
+        """Commit the side output first, so a complete main output always has its report."""
+        self.side.commit()
+        self.main.commit()
+
+    def abort(self) -> None:
+        """Abort both."""
+        self.side.abort()
+        self.main.abort()

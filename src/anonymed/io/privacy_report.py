@@ -7,7 +7,7 @@ from typing import Any
 
 from anonymed.document import Document
 from anonymed.io.atomic import FileWriter
-from anonymed.io.base import ReadFailure, Writer
+from anonymed.io.base import ReadFailure, TeeWriter, Writer
 from anonymed.io.common import ERROR_KEY, dumps
 
 
@@ -23,36 +23,6 @@ class PrivacyReportWriter(FileWriter):
     def format_failure(self, failure: ReadFailure) -> str:
         """A failed record: id and reason."""
         return dumps({"id": failure.record_id, ERROR_KEY: failure.reason}) + "\n"
-
-
-class TeeWriter(Writer):
-    """Writes every record to a main writer and a side writer; both commit or abort together."""
-
-    def __init__(self, main: Writer, side: Writer) -> None:
-        super().__init__(main.path)
-        self.main = main
-        self.side = side
-        self.format = main.format
-
-    def write(self, doc: Document) -> None:
-        """Write to both."""
-        self.main.write(doc)
-        self.side.write(doc)
-
-    def write_failure(self, failure: ReadFailure) -> None:
-        """Write the placeholder to both."""
-        self.main.write_failure(failure)
-        self.side.write_failure(failure)
-
-    def commit(self) -> None:
-        """Commit the side output first, so a complete main output always has its report."""
-        self.side.commit()
-        self.main.commit()
-
-    def abort(self) -> None:
-        """Abort both."""
-        self.side.abort()
-        self.main.abort()
 
 
 def with_privacy_report(writer: Writer, report: Path | None) -> Writer:
